@@ -1,0 +1,45 @@
+# Hearken: `make run` serves on the embedded SQLite default; `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.hearken-setup
+
+.DEFAULT_GOAL := help
+.PHONY: help setup run test bench lint migrate clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+setup: $(STAMP) static/vendor/.installed ## Install everything into .venv (idempotent)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+static/vendor/.installed: package.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --no-audit --no-fund --silent && mkdir -p static/vendor && \
+	  cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js && touch $@; \
+	else echo "npm not found: the console will work without htmx enhancements"; fi
+
+migrate: setup ## Apply database migrations
+	$(BIN)/hearken database upgrade --no-prompt
+
+run: setup migrate ## Migrate and serve on the embedded SQLite default
+	$(BIN)/hearken serve
+
+test: setup ## Run every test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: setup ## Measure ingest, statistics and lists; prints a table and bench/results.json
+	$(BIN)/python -m tests.bench
+
+lint: setup ## Lint and check formatting
+	$(BIN)/ruff check app tenants admin_ui tests
+	$(BIN)/ruff format --check app tenants admin_ui tests
+
+clean: ## Remove the virtualenv, node modules and local data
+	rm -rf $(VENV) node_modules static/vendor var

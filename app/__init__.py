@@ -1,0 +1,1 @@
+"""Hearken: visitor feedback and ratings collection."""

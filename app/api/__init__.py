@@ -1,0 +1,25 @@
+"""The authenticated REST API under /api/v1: every route here needs an X-API-Key token."""
+
+from __future__ import annotations
+
+from litestar import Router
+from litestar.di import Provide
+
+from app.api.dependencies import provide_project, provide_projects
+from app.api.projects import ProjectController
+from tenants.api_key_auth import ApiKeyAuthentication
+from tenants.guards import writes_need_write_scope
+from tenants.scope import provide_org_scope
+
+api_router = Router(
+    path="/api/v1",
+    route_handlers=[ProjectController],
+    middleware=[ApiKeyAuthentication],
+    guards=[writes_need_write_scope],
+    dependencies={
+        "org_scope": Provide(provide_org_scope),
+        "projects": Provide(provide_projects),
+        "project": Provide(provide_project),
+    },
+    security=[{"ApiKey": []}],
+)

@@ -1,0 +1,102 @@
+"""Settings read from the environment once (decisions.md D11)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """A budget of `requests` per `seconds`."""
+
+    requests: int
+    seconds: int
+
+    @classmethod
+    def parse(cls, text: str, variable: str) -> RateLimit:
+        try:
+            requests, seconds = (int(part) for part in text.split("/"))
+        except ValueError:
+            raise ValueError(f"{variable} must look like 30/60 (requests/seconds), got {text!r}") from None
+        if requests < 1 or seconds < 1:
+            raise ValueError(f"{variable} must have positive requests and seconds, got {text!r}")
+        return cls(requests, seconds)
+
+
+@dataclass(frozen=True)
+class Settings:
+    env: str = "development"
+    database_url: str = DEFAULT_DATABASE_URL
+    secret_key: str = ""
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    base_url: str = "http://127.0.0.1:8000"
+    rate_limit_client: RateLimit = RateLimit(30, 60)
+    rate_limit_project: RateLimit = RateLimit(6000, 60)
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
+
+    @property
+    def is_production(self) -> bool:
+        return self.env == "production"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+        mode = env.get("HEARKEN_ENV", "development")
+        host = env.get("HEARKEN_HOST", "127.0.0.1")
+        port = int(env.get("HEARKEN_PORT", "8000"))
+        return cls(
+            env=mode,
+            database_url=env.get("HEARKEN_DATABASE_URL", DEFAULT_DATABASE_URL),
+            secret_key=_secret_key(env.get("HEARKEN_SECRET_KEY"), production=mode == "production"),
+            redis_url=env.get("HEARKEN_REDIS_URL") or None,
+            host=host,
+            port=port,
+            base_url=(env.get("HEARKEN_BASE_URL") or f"http://{host}:{port}").rstrip("/"),
+            rate_limit_client=RateLimit.parse(env.get("HEARKEN_RATE_LIMIT_CLIENT", "30/60"), "HEARKEN_RATE_LIMIT_CLIENT"),
+            rate_limit_project=RateLimit.parse(
+                env.get("HEARKEN_RATE_LIMIT_PROJECT", "6000/60"), "HEARKEN_RATE_LIMIT_PROJECT"
+            ),
+            trusted_proxies=tuple(
+                ipaddress.ip_network(item.strip(), strict=False)
+                for item in env.get("HEARKEN_TRUSTED_PROXIES", "").split(",")
+                if item.strip()
+            ),
+        )
+
+
+def _secret_key(configured: str | None, *, production: bool) -> str:
+    """Use the configured key; outside production, generate one once into ./var/secret_key."""
+    if configured:
+        return configured
+    if production:
+        raise RuntimeError("HEARKEN_SECRET_KEY is required when HEARKEN_ENV=production")
+    path = Path("var/secret_key")
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another worker wrote it first
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key)
+    return key
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings.from_env()

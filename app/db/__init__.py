@@ -1,0 +1,1 @@
+"""Storage: models, engine configuration and migrations."""

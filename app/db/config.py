@@ -1,0 +1,61 @@
+"""The advanced-alchemy configuration: one async engine for SQLite or PostgreSQL, Alembic migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from advanced_alchemy.extensions.litestar import (
+    AlembicAsyncConfig,
+    AsyncSessionConfig,
+    EngineConfig,
+    SQLAlchemyAsyncConfig,
+)
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config import Settings
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
+    """Engine, session and migration settings for the configured database."""
+    if settings.is_sqlite:
+        _ensure_sqlite_folder(settings.database_url)
+        engine = EngineConfig(connect_args={"timeout": 30})
+    else:
+        engine = EngineConfig(pool_size=10, max_overflow=10, pool_pre_ping=True)
+    config = SQLAlchemyAsyncConfig(
+        connection_string=settings.database_url,
+        engine_config=engine,
+        session_config=AsyncSessionConfig(expire_on_commit=False),
+        session_dependency_key="db_session",
+        alembic_config=AlembicAsyncConfig(
+            script_location=str(MIGRATIONS),
+            version_table_name="alembic_version",
+            render_as_batch=settings.is_sqlite,
+        ),
+        create_all=False,
+    )
+    if settings.is_sqlite:
+        _tune_sqlite(config.get_engine())
+    return config
+
+
+def _ensure_sqlite_folder(url: str) -> None:
+    path = url.split(":///", 1)[-1].split("?", 1)[0]
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _tune_sqlite(engine: AsyncEngine) -> None:
+    """WAL lets readers run beside the writer; foreign keys are off in SQLite unless asked for."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()

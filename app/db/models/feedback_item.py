@@ -1,0 +1,55 @@
+"""A feedback item: a message with a type, a triage status and a source."""
+
+from __future__ import annotations
+
+import enum
+from uuid import UUID
+
+from advanced_alchemy.base import UUIDv7AuditBase
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+
+class FeedbackStatus(enum.StrEnum):
+    NEW = "New"
+    ACTIVE = "Active"
+    ASSIGNED = "Assigned"
+    HOLD = "Hold"
+    CLOSED = "Closed"
+    RESOLVED = "Resolved"
+
+
+class FeedbackType(enum.StrEnum):
+    BUG = "Bug"
+    FEATURE = "Feature"
+    PRAISE = "Praise"
+    QUESTION = "Question"
+    IMPROVEMENT = "Improvement"
+    OTHER = "Other"
+
+
+class FeedbackSource(enum.StrEnum):
+    WIDGET = "Widget"
+    MANUAL = "Manual"
+    MINTLIFY = "Mintlify"
+    STRIPE = "Stripe"
+
+
+class FeedbackItem(UUIDv7AuditBase):
+    __tablename__ = "feedback_items"
+    __table_args__ = (
+        Index("ix_feedback_list", "project_id", "archived", "created_at", "id"),
+        Index("ix_feedback_updated", "project_id", "archived", "updated_at", "id"),
+        Index("ix_feedback_status", "project_id", "archived", "status", "created_at"),
+    )
+
+    project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    message: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default=FeedbackStatus.NEW.value)
+    type: Mapped[str] = mapped_column(String(16), default=FeedbackType.OTHER.value)
+    source: Mapped[str] = mapped_column(String(16), default=FeedbackSource.MANUAL.value)
+    path: Mapped[str | None] = mapped_column(String(2048), default=None)
+    version: Mapped[str | None] = mapped_column(String(100), default=None)
+    submitted_by: Mapped[str | None] = mapped_column(String(255), default=None)
+    resolution_note: Mapped[str | None] = mapped_column(Text, default=None)
+    archived: Mapped[bool] = mapped_column(Boolean, default=False)

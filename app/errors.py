@@ -1,0 +1,186 @@
+"""Every error leaves as `{"error": <code>, "details": <sentence>}` (decisions.md D3)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+from advanced_alchemy.exceptions import NotFoundError as RepositoryNotFound
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.types import ExceptionHandlersMap
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+logger = logging.getLogger("hearken")
+
+CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    500: "internal_error",
+    503: "unavailable",
+}
+
+
+class ErrorBody(msgspec.Struct):
+    """The body of every error response."""
+
+    error: str
+    details: str
+
+
+class RateLimitedBody(msgspec.Struct):
+    error: str
+    details: str
+    retry_after: int
+
+
+class ApiError(Exception):
+    """A domain error with its HTTP status; raised anywhere below the HTTP layer."""
+
+    status_code = 400
+    code = "invalid_request"
+
+    def __init__(self, details: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(details)
+        self.details = details
+        self.headers = headers or {}
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "details": self.details}
+
+
+class InvalidRequest(ApiError):
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field = field
+
+
+class Unauthorized(ApiError):
+    status_code = 401
+    code = "unauthorized"
+
+
+class Forbidden(ApiError):
+    status_code = 403
+    code = "forbidden"
+
+
+class OriginNotAllowed(ApiError):
+    status_code = 403
+    code = "origin_not_allowed"
+
+
+class NotFound(ApiError):
+    status_code = 404
+    code = "not_found"
+
+
+class RateLimited(ApiError):
+    status_code = 429
+    code = "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        self.retry_after = max(1, retry_after)
+        super().__init__(
+            f"too many requests; retry after {self.retry_after} seconds",
+            headers={"Retry-After": str(self.retry_after)},
+        )
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "retry_after": self.retry_after}
+
+
+class Unavailable(ApiError):
+    status_code = 503
+    code = "unavailable"
+
+
+def error_response(status: int, details: str, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response(
+        {"error": CODES.get(status, "invalid_request" if status < 500 else "internal_error"), "details": details},
+        status_code=status,
+        media_type=MediaType.JSON,
+        headers=headers,
+    )
+
+
+def _api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
+    return Response(exc.body(), status_code=exc.status_code, media_type=MediaType.JSON, headers=exc.headers)
+
+
+def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
+    return error_response(400, validation_details(exc))
+
+
+def validation_details(exc: ValidationException) -> str:
+    """Name the field: Litestar puts the failing keys and messages in `extra`."""
+    problems = exc.extra if isinstance(exc.extra, list) else []
+    parts = []
+    for problem in problems:
+        if not isinstance(problem, dict):
+            continue
+        message = str(problem.get("message", "is invalid"))
+        key = problem.get("key")
+        if key and not message.startswith("JSON is malformed"):
+            parts.append(f"{key}: {message}")
+        else:
+            parts.append(f"body: {message}")
+    return "; ".join(parts) or "body: the request could not be read"
+
+
+def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    status = exc.status_code
+    if status == 404:
+        return error_response(404, "no such resource")
+    if status == 405:
+        return error_response(405, "this method is not allowed on this path", exc.headers)
+    if status == 413:
+        return error_response(413, "request body is larger than 64 KiB")
+    if status >= 500:
+        logger.error("server error: %s", exc.detail)
+        return error_response(500, "the server failed to handle the request")
+    return error_response(status, str(exc.detail), exc.headers)
+
+
+def _repository_not_found(_: Request[Any, Any, Any], __: RepositoryNotFound) -> Response[Any]:
+    return error_response(404, "no such resource")
+
+
+def _database_down(_: Request[Any, Any, Any], exc: DBAPIError) -> Response[Any]:
+    if isinstance(exc, OperationalError) or exc.connection_invalidated:
+        logger.error("database unavailable: %s", type(exc.orig).__name__)
+        return error_response(503, "the database is unavailable; try again shortly")
+    logger.exception("database error")
+    return error_response(500, "the server failed to handle the request")
+
+
+def _unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    logger.exception("unhandled error", exc_info=exc)
+    return error_response(500, "the server failed to handle the request")
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    ApiError: _api_error,
+    ValidationException: _validation_error,
+    HTTPException: _http_error,
+    RepositoryNotFound: _repository_not_found,
+    DBAPIError: _database_down,
+    Exception: _unexpected,
+}
+
+
+def error_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI descriptions of the error bodies a route can answer with."""
+    specs = {}
+    for status in statuses:
+        body = RateLimitedBody if status == 429 else ErrorBody
+        specs[status] = ResponseSpec(data_container=body, description=CODES[status])
+    return specs

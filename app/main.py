@@ -1,0 +1,55 @@
+"""create_app(): plugins, routers, exception handlers; nothing else."""
+
+from __future__ import annotations
+
+import logging
+
+from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
+
+from app.api import api_router
+from app.cli import HearkenCLIPlugin
+from app.config import Settings, get_settings
+from app.db.config import build_db_config
+from app.errors import EXCEPTION_HANDLERS
+from tenants.token_directory import TokenDirectory
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or get_settings()
+    db_config = build_db_config(settings)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return Litestar(
+        route_handlers=[api_router],
+        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=MAX_BODY_BYTES,
+        state=State(
+            {
+                "settings": settings,
+                "token_directory": TokenDirectory(db_config.create_session_maker()),
+            }
+        ),
+        openapi_config=OpenAPIConfig(
+            title="Hearken",
+            version="1.0.0",
+            description="Visitor feedback and ratings: REST API and public collection endpoints.",
+            path="/schema",
+            components=Components(
+                security_schemes={
+                    "ApiKey": SecurityScheme(
+                        type="apiKey",
+                        name="X-API-Key",
+                        security_scheme_in="header",
+                        description="Organization access token: oat_ followed by 43 URL-safe characters.",
+                    )
+                }
+            ),
+        ),
+        debug=False,
+    )

@@ -1,0 +1,1 @@
+"""Domain logic: projects, ratings, statistics, feedback, contact messages. No HTTP in here."""

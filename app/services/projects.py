@@ -1,0 +1,113 @@
+"""Projects of one organization. This is the only way the code reaches a project, so every
+project-scoped service starts from a project that this class has checked belongs to the scope."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import FeedbackItem, Project
+from app.errors import Forbidden, InvalidRequest, NotFound
+from app.services.origins import normalize_origins
+from tenants.scope import OrgScope
+
+
+def parse_uuid(value: str, field: str) -> UUID:
+    try:
+        return UUID(value)
+    except (ValueError, AttributeError, TypeError):
+        raise InvalidRequest(field, f"must be a UUID, got {value!r:.60}") from None
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > 200:
+        raise InvalidRequest("name", "must be 1 to 200 characters")
+    return name
+
+
+def check_description(description: str) -> str:
+    if len(description) > 2000:
+        raise InvalidRequest("description", "must be at most 2000 characters")
+    return description.strip()
+
+
+class Projects:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
+        self.session = session
+        self.scope = scope
+
+    async def list(self) -> list[Project]:
+        result = await self.session.scalars(
+            select(Project).where(Project.org_id == self.scope.org_id).order_by(Project.created_at, Project.id)
+        )
+        return list(result)
+
+    async def get(self, ref: str) -> Project:
+        """The project whose id or key is `ref`: 404 when none, 403 when another organization's."""
+        ident = parse_uuid(ref, "project_id")
+        project = await self.session.scalar(select(Project).where(or_(Project.id == ident, Project.key == ident)))
+        if project is None:
+            raise NotFound("no project with this id or key")
+        if project.org_id != self.scope.org_id:
+            raise Forbidden("this project belongs to another organization")
+        return project
+
+    async def feedback_counts(self, projects: list[Project]) -> dict[UUID, int]:
+        """Non-archived feedback items per project."""
+        if not projects:
+            return {}
+        rows = await self.session.execute(
+            select(FeedbackItem.project_id, func.count())
+            .where(FeedbackItem.project_id.in_([p.id for p in projects]), FeedbackItem.archived.is_(False))
+            .group_by(FeedbackItem.project_id)
+        )
+        counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}
+        return {p.id: counts.get(p.id, 0) for p in projects}
+
+    async def create(self, *, name: str, description: str = "", allowed_origins: list[str] | None = None) -> Project:
+        self._require_write()
+        project = Project(
+            org_id=self.scope.org_id,
+            name=check_name(name),
+            description=check_description(description),
+            allowed_origins=normalize_origins(allowed_origins or []),
+        )
+        self.session.add(project)
+        await self.session.commit()
+        return project
+
+    async def update(
+        self,
+        project: Project,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        allowed_origins: list[str] | None = None,
+    ) -> Project:
+        self._require_write()
+        self._require_own(project)
+        if name is not None:
+            project.name = check_name(name)
+        if description is not None:
+            project.description = check_description(description)
+        if allowed_origins is not None:
+            project.allowed_origins = normalize_origins(allowed_origins)
+        await self.session.commit()
+        return project
+
+    async def delete(self, project: Project) -> None:
+        self._require_write()
+        self._require_own(project)
+        await self.session.delete(project)
+        await self.session.commit()
+
+    def _require_own(self, project: Project) -> None:
+        if project.org_id != self.scope.org_id:
+            raise Forbidden("this project belongs to another organization")
+
+    def _require_write(self) -> None:
+        if not self.scope.can_write:
+            raise Forbidden("this scope may only read")

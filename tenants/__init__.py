@@ -1,0 +1,1 @@
+"""Organizations, users, memberships, access tokens and the organization scope of every request."""

@@ -1,0 +1,14 @@
+"""A console user; the password is kept only as an argon2id hash."""
+
+from __future__ import annotations
+
+from advanced_alchemy.base import UUIDv7AuditBase
+from sqlalchemy import String
+from sqlalchemy.orm import Mapped, mapped_column
+
+
+class User(UUIDv7AuditBase):
+    __tablename__ = "users"
+
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))

@@ -1,0 +1,63 @@
+"""Creating an organization together with its owner."""
+
+from __future__ import annotations
+
+from advanced_alchemy.repository import SQLAlchemyAsyncRepository
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import InvalidRequest
+from tenants.models import Membership, Organization, Role, User
+from tenants.passwords import MIN_PASSWORD_LENGTH, hash_password
+
+
+class OrganizationRepository(SQLAlchemyAsyncRepository[Organization]):
+    model_type = Organization
+
+
+class UserRepository(SQLAlchemyAsyncRepository[User]):
+    model_type = User
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def check_email(email: str) -> str:
+    email = normalize_email(email)
+    local, _, domain = email.partition("@")
+    if not local or "." not in domain or len(email) > 320 or any(c.isspace() for c in email):
+        raise InvalidRequest("email", "must be an address like name@example.com (at most 320 characters)")
+    return email
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise InvalidRequest("password", f"must be at least {MIN_PASSWORD_LENGTH} characters")
+    if len(password) > 1024:
+        raise InvalidRequest("password", "must be at most 1024 characters")
+    return password
+
+
+def check_org_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > 200:
+        raise InvalidRequest("name", "must be 1 to 200 characters")
+    return name
+
+
+async def create_organization(session: AsyncSession, *, name: str, owner_email: str, owner_password: str) -> Organization:
+    """A new organization whose owner is the user with this email (created if new). Commits."""
+    name = check_org_name(name)
+    email = check_email(owner_email)
+    check_password(owner_password)
+    user = await session.scalar(select(User).where(func.lower(User.email) == email))
+    if user is None:
+        user = User(email=email, password_hash=await hash_password(owner_password))
+        session.add(user)
+    org = Organization(name=name)
+    session.add(org)
+    await session.flush()
+    session.add(Membership(org_id=org.id, user_id=user.id, role=Role.OWNER.value))
+    await session.commit()
+    return org
