@@ -91,7 +91,9 @@ def orgs_create(name: str, owner_email: str, owner_password: str) -> None:
     from tenants.organizations import create_organization
 
     async def work(session: AsyncSession) -> Any:
-        org = await create_organization(session, name=name, owner_email=owner_email, owner_password=owner_password)
+        org = await create_organization(
+            session, name=name, owner_email=owner_email, owner_password=owner_password
+        )
         return {"id": str(org.id), "name": org.name}
 
     _print(_run(work))

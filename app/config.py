@@ -65,7 +65,9 @@ class Settings:
             host=host,
             port=port,
             base_url=(env.get("HEARKEN_BASE_URL") or f"http://{host}:{port}").rstrip("/"),
-            rate_limit_client=RateLimit.parse(env.get("HEARKEN_RATE_LIMIT_CLIENT", "30/60"), "HEARKEN_RATE_LIMIT_CLIENT"),
+            rate_limit_client=RateLimit.parse(
+                env.get("HEARKEN_RATE_LIMIT_CLIENT", "30/60"), "HEARKEN_RATE_LIMIT_CLIENT"
+            ),
             rate_limit_project=RateLimit.parse(
                 env.get("HEARKEN_RATE_LIMIT_PROJECT", "6000/60"), "HEARKEN_RATE_LIMIT_PROJECT"
             ),

@@ -105,7 +105,10 @@ class Unavailable(ApiError):
 
 def error_response(status: int, details: str, headers: dict[str, str] | None = None) -> Response[Any]:
     return Response(
-        {"error": CODES.get(status, "invalid_request" if status < 500 else "internal_error"), "details": details},
+        {
+            "error": CODES.get(status, "invalid_request" if status < 500 else "internal_error"),
+            "details": details,
+        },
         status_code=status,
         media_type=MediaType.JSON,
         headers=headers,

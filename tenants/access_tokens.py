@@ -61,7 +61,9 @@ class AccessTokens:
 
     async def list(self) -> list[AccessToken]:
         result = await self.session.scalars(
-            select(AccessToken).where(AccessToken.org_id == self.org_id).order_by(AccessToken.created_at.desc())
+            select(AccessToken)
+            .where(AccessToken.org_id == self.org_id)
+            .order_by(AccessToken.created_at.desc())
         )
         return list(result)
 

@@ -46,7 +46,9 @@ def check_org_name(name: str) -> str:
     return name
 
 
-async def create_organization(session: AsyncSession, *, name: str, owner_email: str, owner_password: str) -> Organization:
+async def create_organization(
+    session: AsyncSession, *, name: str, owner_email: str, owner_password: str
+) -> Organization:
     """A new organization whose owner is the user with this email (created if new). Commits."""
     name = check_org_name(name)
     email = check_email(owner_email)

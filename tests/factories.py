@@ -60,7 +60,11 @@ async def make_tenant(
 
 
 async def add_project(
-    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, *, name: str, origins: tuple[str, ...] = ()
+    session_maker: async_sessionmaker[AsyncSession],
+    tenant: Tenant,
+    *,
+    name: str,
+    origins: tuple[str, ...] = (),
 ) -> Project:
     async with session_maker() as session:
         scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)

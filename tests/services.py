@@ -11,7 +11,9 @@ import socket
 
 import pytest
 
-POSTGRES_ADMIN_URL = os.environ.get("HEARKEN_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POSTGRES_ADMIN_URL = os.environ.get(
+    "HEARKEN_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
 REDIS_URL = os.environ.get("HEARKEN_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 

@@ -20,7 +20,11 @@ class ProjectController(Controller):
         counts = await projects.feedback_counts(items)
         return ProjectList(projects=[ProjectOut.of(p, counts[p.id]) for p in items])
 
-    @get("/{project_id:str}", summary="Get one project by id or key", responses=error_responses(400, 401, 403, 404))
+    @get(
+        "/{project_id:str}",
+        summary="Get one project by id or key",
+        responses=error_responses(400, 401, 403, 404),
+    )
     async def get_project(self, project: Project, projects: Projects) -> ProjectOut:
         counts = await projects.feedback_counts([project])
         return ProjectOut.of(project, counts[project.id])

@@ -42,7 +42,9 @@ def normalize_origin(entry: str, *, field: str = "allowed_origins", allow_wildca
             raise InvalidRequest(field, f"{entry!r} must not contain a wildcard")
         host = host[2:]
         if "." not in host:
-            raise InvalidRequest(field, f"{entry!r}: a wildcard needs a domain below it, e.g. https://*.example.com")
+            raise InvalidRequest(
+                field, f"{entry!r}: a wildcard needs a domain below it, e.g. https://*.example.com"
+            )
     host = _ascii_host(host, entry, field)
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"

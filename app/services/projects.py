@@ -41,14 +41,18 @@ class Projects:
 
     async def list(self) -> list[Project]:
         result = await self.session.scalars(
-            select(Project).where(Project.org_id == self.scope.org_id).order_by(Project.created_at, Project.id)
+            select(Project)
+            .where(Project.org_id == self.scope.org_id)
+            .order_by(Project.created_at, Project.id)
         )
         return list(result)
 
     async def get(self, ref: str) -> Project:
         """The project whose id or key is `ref`: 404 when none, 403 when another organization's."""
         ident = parse_uuid(ref, "project_id")
-        project = await self.session.scalar(select(Project).where(or_(Project.id == ident, Project.key == ident)))
+        project = await self.session.scalar(
+            select(Project).where(or_(Project.id == ident, Project.key == ident))
+        )
         if project is None:
             raise NotFound("no project with this id or key")
         if project.org_id != self.scope.org_id:
@@ -67,7 +71,9 @@ class Projects:
         counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}
         return {p.id: counts.get(p.id, 0) for p in projects}
 
-    async def create(self, *, name: str, description: str = "", allowed_origins: list[str] | None = None) -> Project:
+    async def create(
+        self, *, name: str, description: str = "", allowed_origins: list[str] | None = None
+    ) -> Project:
         self._require_write()
         project = Project(
             org_id=self.scope.org_id,

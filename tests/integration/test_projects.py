@@ -38,7 +38,9 @@ async def test_other_organizations_project_is_403(
 
 
 async def test_unknown_project_is_404_and_bad_uuid_400(client: AsyncTestClient, tenant: Tenant) -> None:
-    missing = await client.get("/api/v1/projects/0190b2b4-0000-7000-8000-000000000000", headers=tenant.headers)
+    missing = await client.get(
+        "/api/v1/projects/0190b2b4-0000-7000-8000-000000000000", headers=tenant.headers
+    )
     assert missing.status_code == 404
     assert missing.json() == {"error": "not_found", "details": "no project with this id or key"}
     bad = await client.get("/api/v1/projects/not-a-uuid", headers=tenant.headers)

@@ -1,19 +1,17 @@
 import asyncio
 from typing import TYPE_CHECKING, cast
 
+from advanced_alchemy.base import metadata_registry
+from alembic import context
 from alembic.autogenerate import rewriter
 from sqlalchemy import pool
 from sqlalchemy.ext.asyncio import AsyncEngine, async_engine_from_config
 
-from advanced_alchemy.base import metadata_registry
-from alembic import context
-
 import app.db.models  # noqa: F401  (registers every table on the metadata)
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Connection
-
     from advanced_alchemy.alembic.commands import AlembicCommandConfig
+    from sqlalchemy.engine import Connection
 
 __all__ = ("do_run_migrations", "run_migrations_offline", "run_migrations_online")
 

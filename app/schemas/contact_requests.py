@@ -1,0 +1,21 @@
+"""The body the contact widget sends (interface.md, D9)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import msgspec
+
+from app.schemas.fields import ContactEmail, ContactMessageText, ContactName, ContactSubject, Path, Version
+
+
+class PublicContactBody(msgspec.Struct, kw_only=True):
+    """POST /contact/submit (public)."""
+
+    project_key: UUID
+    name: ContactName
+    email: ContactEmail
+    message: ContactMessageText
+    subject: ContactSubject | None = None
+    path: Path | None = None
+    version: Version | None = None

@@ -1,0 +1,46 @@
+"""Request bodies that create and change feedback items (D8)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from uuid import UUID
+
+import msgspec
+
+from app.schemas.fields import FeedbackMessage, Path, PublicFeedbackMessage, SubmittedBy, Version
+
+FeedbackTypeName = Literal["Bug", "Feature", "Praise", "Question", "Improvement", "Other"]
+FeedbackStatusName = Literal["New", "Active", "Assigned", "Hold", "Closed", "Resolved"]
+ResolutionNote = Annotated[str, msgspec.Meta(max_length=5000)]
+
+
+class FeedbackCreateBody(msgspec.Struct, kw_only=True):
+    """POST /projects/{project_id}/feedback: source is Manual."""
+
+    message: FeedbackMessage
+    type: FeedbackTypeName = "Other"
+    status: FeedbackStatusName = "New"
+    path: Path | None = None
+    version: Version | None = None
+    submitted_by: SubmittedBy | None = None
+
+
+class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """PATCH /projects/{project_id}/feedback/{feedback_id}: any subset of these fields."""
+
+    message: FeedbackMessage | msgspec.UnsetType = msgspec.UNSET
+    type: FeedbackTypeName | msgspec.UnsetType = msgspec.UNSET
+    status: FeedbackStatusName | msgspec.UnsetType = msgspec.UNSET
+    resolution_note: ResolutionNote | msgspec.UnsetType | None = msgspec.UNSET
+    archived: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class PublicFeedbackBody(msgspec.Struct, kw_only=True):
+    """POST /feedback/submit (public): source Widget, status New."""
+
+    project_key: UUID
+    message: PublicFeedbackMessage
+    type: FeedbackTypeName = "Other"
+    path: Path | None = None
+    version: Version | None = None
+    submitted_by: SubmittedBy | None = None
