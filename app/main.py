@@ -12,9 +12,12 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from app.api import api_router
 from app.cli import HearkenCLIPlugin
+from app.compression import COMPRESSION
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
+from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
+from app.static_assets import widgets_router
 from tenants.token_directory import TokenDirectory
 
 MAX_BODY_BYTES = 64 * 1024
@@ -25,9 +28,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
     db_config = build_db_config(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return Litestar(
-        route_handlers=[api_router],
+        route_handlers=[api_router, widgets_router(), *([] if settings.is_production else DEMO_ROUTES)],
         plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
         exception_handlers=EXCEPTION_HANDLERS,
+        compression_config=COMPRESSION,
         request_max_body_size=MAX_BODY_BYTES,
         state=State(
             {
