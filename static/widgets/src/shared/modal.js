@@ -30,7 +30,9 @@ export function modalForm(w, { label, title, fields, endpoint, body, done }) {
     iconOnly ? icon() : label,
   );
   const dismiss = h('button', { class: 'x', 'aria-label': t.close }, '×');
-  const form = h('form', { novalidate: true }, ...fields.map((f) => f.el), h('button', { class: 'p' }, t.send));
+  // A field people never see or reach; bots that fill every field fill it, and the server drops those.
+  const trap = h('input', { name: 'website', class: 'hp', tabindex: -1, autocomplete: 'off', 'aria-hidden': 'true' });
+  const form = h('form', { novalidate: true }, ...fields.map((f) => f.el), trap, h('button', { class: 'p' }, t.send));
   const dialog = h(
     'dialog',
     { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 't' },
@@ -59,7 +61,7 @@ export function modalForm(w, { label, title, fields, endpoint, body, done }) {
   form.onsubmit = async (event) => {
     event.preventDefault();
     const values = check(fields, t);
-    if (values && (await w.send(endpoint, body(values)))) {
+    if (values && (await w.send(endpoint, { ...body(values), website: trap.value || undefined }))) {
       sent = form.hidden = true;
       dismiss.focus();
       say(region, done);
