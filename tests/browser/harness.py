@@ -14,17 +14,22 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.config import build_db_config
 from tests.factories import Tenant, add_project, make_tenant
 
 SECRET_KEY = "browser-tests-secret-key"
+T = TypeVar("T")
 UVICORN = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
 
 
@@ -86,23 +91,26 @@ class LiveServer:
 
     def tenant(self, *, origins: tuple[str, ...]) -> Tenant:
         """A new organization with tokens and a project that allows `origins`, made through the services."""
-        return asyncio.run(
-            self._with_sessions(lambda maker: make_tenant(maker, name="Browser", origins=origins))
-        )
+        return self._arrange(lambda maker: make_tenant(maker, name="Browser", origins=origins))
 
     def project(self, tenant: Tenant, *, origins: tuple[str, ...]) -> Tenant:
         """Another project of the same organization (its own rate-limit budget)."""
-        project = asyncio.run(
-            self._with_sessions(lambda maker: add_project(maker, tenant, name="More", origins=origins))
-        )
+        project = self._arrange(lambda maker: add_project(maker, tenant, name="More", origins=origins))
         return Tenant(tenant.org_id, tenant.token, tenant.read_token, project)
 
-    async def _with_sessions(self, work):  # type: ignore[no-untyped-def]
-        config = build_db_config(Settings(database_url=self.database_url, secret_key=SECRET_KEY))
-        try:
-            return await work(config.create_session_maker())
-        finally:
-            await config.get_engine().dispose()
+    def _arrange(self, work: Callable[[async_sessionmaker[AsyncSession]], Awaitable[T]]) -> T:
+        """Run `work` with sessions on the server's database, in a thread of its own: Playwright's sync
+        API keeps an event loop running in the test's thread."""
+
+        async def run() -> T:
+            config = build_db_config(Settings(database_url=self.database_url, secret_key=SECRET_KEY))
+            try:
+                return await work(config.create_session_maker())
+            finally:
+                await config.get_engine().dispose()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, run()).result()
 
     def read(self, tenant: Tenant, path: str) -> dict:  # type: ignore[type-arg]
         """GET an authenticated API path of the tenant's project, e.g. "ratings/typed?type=star"."""

@@ -61,6 +61,7 @@ start({ name: 'contact', global: 'HearkenContact', strings: [LENGTH, DIALOG, STR
     title: t.title,
     fields,
     endpoint: '/api/v1/contact/submit',
+    position: 'bottom-right',
     done: t.done,
     body(values) {
       const [name, email, subject, message] = withSubject ? values : [...values.slice(0, 2), '', values[2]];

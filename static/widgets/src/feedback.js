@@ -50,6 +50,7 @@ start({ name: 'feedback', global: 'HearkenFeedback', strings: [LENGTH, DIALOG, S
     title: t.title,
     fields,
     endpoint: '/api/v1/feedback/submit',
+    position: 'right-side', // the usual feedback tab, clear of a contact button at the bottom right
     done: t.thanks,
     body([type, message]) {
       return { project_key: data.projectKey, type, message, ...w.context() };

@@ -17,16 +17,18 @@ function icon() {
 }
 
 /**
- * modalForm(w, {label, title, fields, endpoint, body, done}) builds the launcher and the dialog and
- * returns {open, close, reset}. `body(values)` is the JSON to send; `done` the message once stored.
+ * modalForm(w, {label, title, fields, endpoint, body, done, position}) builds the launcher (at
+ * data-button-position, else `position`) and the dialog, and returns {open, close, reset}.
+ * `body(values)` is the JSON to send; `done` the message once stored.
  */
-export function modalForm(w, { label, title, fields, endpoint, body, done }) {
+export function modalForm(w, { label, title, fields, endpoint, body, done, position }) {
   const { t, region } = w;
-  const position = /^(right-side|icon-only)$/.test(w.data.buttonPosition) ? w.data.buttonPosition : 'bottom-right';
-  const iconOnly = position === 'icon-only';
+  const wanted = w.data.buttonPosition;
+  const place = /^(bottom-right|right-side|icon-only)$/.test(wanted) ? wanted : position;
+  const iconOnly = place === 'icon-only';
   const launcher = h(
     'button',
-    { class: 'l ' + position, 'aria-haspopup': 'dialog', 'aria-label': iconOnly && label },
+    { class: 'l ' + place, 'aria-haspopup': 'dialog', 'aria-label': iconOnly && label },
     iconOnly ? icon() : label,
   );
   const dismiss = h('button', { class: 'x', 'aria-label': t.close }, '×');
