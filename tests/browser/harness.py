@@ -147,6 +147,7 @@ class HostPages:
                 return
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.add("/favicon.ico", "", content_type="image/x-icon")  # browsers ask for it
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

@@ -19,11 +19,11 @@ start({ name: 'star', global: 'HearkenStar', strings: [STRINGS] }, (w) => {
   const wanted = Number(data.maxStars);
   const maxStars = Number.isInteger(wanted) && wanted >= 1 && wanted <= 10 ? wanted : 5;
   const radios = [];
-  const stars = h('div', { class: 's' });
+  const stars = h('div', { class: 's', onchange: () => say(region, '') }); // a choice clears "please choose"
   for (let n = 1; n <= maxStars; n++) {
-    const radio = h('input', { type: 'radio', name: 'r', id: 'r' + n, value: n, 'aria-label': fill(n === 1 ? t.one : t.many, n) });
+    const radio = h('input', { type: 'radio', name: 'r', value: n, 'aria-label': fill(n === 1 ? t.one : t.many, n) });
     radios.push(radio);
-    stars.append(radio, h('label', { for: radio.id, 'aria-hidden': 'true' }, '★'));
+    stars.append(h('label', {}, radio, h('span', { 'aria-hidden': 'true' }, '★'))); // the radio covers its star
   }
   const form = h(
     'form',
