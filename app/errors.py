@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import msgspec
@@ -139,11 +140,17 @@ def validation_details(exc: ValidationException) -> str:
         key = problem.get("key")
         if key == "data":  # the body as a whole; "'data'" is msgspec's word for it being absent
             key, message = "body", ("a JSON object is required" if message == "'data'" else message)
+        if missing := MISSING_FIELD.match(message):
+            name = missing.group(1)
+            key, message = (name if key in (None, "body") else f"{key}.{name}"), "is required"
         if key and not message.startswith("JSON is malformed"):
             parts.append(f"{key}: {message}")
         else:
             parts.append(f"body: {message}")
     return "; ".join(parts) or "body: the request could not be read"
+
+
+MISSING_FIELD = re.compile(r"^Object missing required field `([^`]+)`")
 
 
 def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
