@@ -106,6 +106,7 @@ async def test_delete_archives_idempotently(
     ("query", "field"),
     [
         ("page=0", "page"),
+        ("page=" + "9" * 30, "page"),
         ("limit=0", "limit"),
         ("limit=101", "limit"),
         ("archived=2", "archived"),

@@ -130,6 +130,8 @@ async def test_empty_list(client: AsyncTestClient, tenant: Tenant) -> None:
         ("page=0", "page"),
         ("page=-1", "page"),
         ("page=x", "page"),
+        ("page=1000000001", "page"),
+        ("page=" + "9" * 30, "page"),
         ("limit=0", "limit"),
         ("limit=101", "limit"),
         ("limit=2.5", "limit"),
