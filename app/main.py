@@ -17,6 +17,7 @@ from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
+from app.json_bodies import json_bodies_only
 from app.static_assets import widgets_router
 from tenants.token_directory import TokenDirectory
 
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
         exception_handlers=EXCEPTION_HANDLERS,
         compression_config=COMPRESSION,
+        guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
         state=State(
             {
