@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from litestar import Controller, delete, get, post
+from typing import Any
+
+from litestar import Controller, Request, delete, get, post
 from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.parameters import Limit, Page, PathFilter, TypeFilter
+from app.api.strict_body import strict_body
 from app.db.models import Project, RatingType
 from app.errors import error_responses
 from app.schemas.pagination import Pagination
@@ -31,8 +34,11 @@ class RatingController(Controller):
         summary="Create a helpful rating",
         responses=error_responses(400, 401, 403, 404, 413),
     )
-    async def create_helpful(self, data: HelpfulRatingBody, ratings: Ratings) -> RatingOut:
-        return RatingOut.of(await ratings.create(helpful_input(data)))
+    async def create_helpful(
+        self, data: HelpfulRatingBody, request: Request[Any, Any, Any], ratings: Ratings
+    ) -> RatingOut:
+        body = await strict_body(request, HelpfulRatingBody)
+        return RatingOut.of(await ratings.create(helpful_input(body)))
 
     @post(
         "/typed",
@@ -40,8 +46,11 @@ class RatingController(Controller):
         summary="Create a helpful, star or nps rating",
         responses=error_responses(400, 401, 403, 404, 413),
     )
-    async def create_typed(self, data: TypedRatingBody, ratings: Ratings) -> TypedRatingOut:
-        return TypedRatingOut.of(await ratings.create(typed_input(data)))
+    async def create_typed(
+        self, data: TypedRatingBody, request: Request[Any, Any, Any], ratings: Ratings
+    ) -> TypedRatingOut:
+        body = await strict_body(request, TypedRatingBody)
+        return TypedRatingOut.of(await ratings.create(typed_input(body)))
 
     @get(
         "/",
