@@ -112,7 +112,9 @@ async def test_star_rating_echoes_the_rating_object_with_default_max_stars(
 async def test_typed_rating_without_context_omits_absent_fields(
     client: AsyncTestClient, tenant: Tenant, rating: dict[str, Any], echoed: dict[str, Any]
 ) -> None:
-    response = await client.post(ratings_url(tenant, "/typed"), json={"rating": rating}, headers=tenant.headers)
+    response = await client.post(
+        ratings_url(tenant, "/typed"), json={"rating": rating}, headers=tenant.headers
+    )
     assert response.status_code == 201
     body = response.json()
     assert set(body) == {"id", "project_id", "rating_type", "value", "created_at", "archived"}
@@ -123,7 +125,9 @@ async def test_typed_rating_without_context_omits_absent_fields(
     assert fetched.json() == body
 
 
-async def test_helpful_typed_rating_appears_in_the_simple_list(client: AsyncTestClient, tenant: Tenant) -> None:
+async def test_helpful_typed_rating_appears_in_the_simple_list(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
     body = {"rating": {"type": "helpful", "value": True}, "context": {"path": "/a"}}
     created = (await client.post(ratings_url(tenant, "/typed"), json=body, headers=tenant.headers)).json()
     listed = (await client.get(ratings_url(tenant), headers=tenant.headers)).json()["ratings"]
@@ -162,7 +166,9 @@ TYPED_INVALID = [
     pytest.param(context(version="v" * 101), "context.version", id="version-too-long"),
     pytest.param(context(submitted_by="a@b.c"), "context.submitted_by", id="submitted-by-pattern"),
     pytest.param(context(submitted_by="a" * 256), "context.submitted_by", id="submitted-by-too-long"),
-    pytest.param(context(metadata={f"k{i}": i for i in range(21)}), "context.metadata", id="metadata-21-keys"),
+    pytest.param(
+        context(metadata={f"k{i}": i for i in range(21)}), "context.metadata", id="metadata-21-keys"
+    ),
     pytest.param(context(metadata={"k" * 65: 1}), "context.metadata", id="metadata-key-too-long"),
     pytest.param(context(metadata={"": 1}), "context.metadata", id="metadata-key-empty"),
     pytest.param(context(metadata={"k": "v" * 501}), "context.metadata", id="metadata-value-too-long"),
