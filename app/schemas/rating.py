@@ -41,7 +41,7 @@ class RatingOut(msgspec.Struct):
 class RatingValueOut(msgspec.Struct):
     """The rating object as submitted; max_stars only for star ratings (default filled in)."""
 
-    type: str
+    type: RatingType
     value: bool | int
     max_stars: int | UnsetType = UNSET
 
@@ -51,7 +51,7 @@ class TypedRatingOut(msgspec.Struct, kw_only=True):
 
     id: str
     project_id: str
-    rating_type: str
+    rating_type: RatingType
     value: RatingValueOut
     path: str | UnsetType = UNSET
     version: str | UnsetType = UNSET
@@ -65,7 +65,7 @@ class TypedRatingOut(msgspec.Struct, kw_only=True):
         return cls(
             id=str(rating.id),
             project_id=str(rating.project_id),
-            rating_type=rating.rating_type,
+            rating_type=RatingType(rating.rating_type),
             value=_value_of(rating),
             created_at=iso_z(rating.created_at),
             archived=rating.archived,
