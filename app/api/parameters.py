@@ -1,4 +1,5 @@
-"""Query parameters shared by the project-scoped lists and statistics, with their constraints in OpenAPI."""
+"""Query parameters of the rating lists and statistics, with their constraints in OpenAPI
+(page and limit are in app.api.paging, shared by every list)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ from litestar.params import Parameter
 
 from app.db.models import RatingType
 
-Page = Annotated[int, Parameter(ge=1, description="Page number, starting at 1.")]
-Limit = Annotated[int, Parameter(ge=1, le=100, description="Items per page, 1 to 100.")]
 PathFilter = Annotated[
     str | None,
     Parameter(

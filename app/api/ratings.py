@@ -8,7 +8,8 @@ from litestar import Controller, Request, delete, get, post
 from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.parameters import Limit, Page, PathFilter, TypeFilter
+from app.api.paging import Limit, Page
+from app.api.parameters import PathFilter, TypeFilter
 from app.api.strict_body import strict_body
 from app.db.models import Project, RatingType
 from app.errors import error_responses
