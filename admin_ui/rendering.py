@@ -57,5 +57,7 @@ def render(
 def go_to(request: Request[Any, Any, Any], url: str) -> Response[Any]:
     """After a change, send the browser to the page that shows it (POST/redirect/GET)."""
     if wants_fragment(request):
-        return ClientRedirect(url)
+        redirect = ClientRedirect(url)
+        redirect.status_code = 200  # htmx follows HX-Redirect only on a 2xx answer; a POST defaults to 201
+        return redirect
     return Redirect(url, status_code=303)

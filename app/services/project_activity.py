@@ -35,5 +35,5 @@ async def contact_counts(session: AsyncSession, projects: list[Project]) -> dict
         .where(ContactMessage.project_id.in_(ids), ContactMessage.archived.is_(False))
         .group_by(ContactMessage.project_id)
     )
-    counts: dict[UUID, int] = dict(rows.tuples())
+    counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}
     return {i: counts.get(i, 0) for i in ids}
