@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Request, Response
+from litestar import MediaType, Request, Response
 from litestar.exceptions import (
     HTTPException,
     NotAuthorizedException,
@@ -44,9 +44,12 @@ def error_page(request: Request[Any, Any, Any], status: int, message: str) -> Re
             status_code=status,
             re_target="#alerts",
             re_swap="innerHTML",
+            media_type=MediaType.HTML,
         )
         return response
-    return HTMXTemplate(template_name="error.html", context=context, status_code=status)
+    return HTMXTemplate(
+        template_name="error.html", context=context, status_code=status, media_type=MediaType.HTML
+    )
 
 
 def _signed_out(request: Request[Any, Any, Any], _: NotAuthorizedException) -> Response[Any]:

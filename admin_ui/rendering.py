@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from litestar import Request, Response
+from litestar import MediaType, Request, Response
 from litestar.plugins.htmx import ClientRedirect, HTMXRequest, HTMXTemplate
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Redirect
@@ -51,6 +51,7 @@ def render(
         template_name=name,
         context={"me": request.scope.get("user"), **context},
         status_code=status_code,
+        media_type=MediaType.HTML,
     )
 
 

@@ -44,10 +44,13 @@
   });
 
   // After an in-place swap, keep keyboard users where the change happened.
-  document.addEventListener("htmx:afterSwap", function (event) {
+  document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target;
-    if (!target || !target.querySelector) return;
-    var focusable = target.querySelector("[aria-invalid='true'], [role='status'] button, [role='alert']");
+    if (!target) return;
+    // an outerHTML swap replaces the target: look the new one up by its id
+    var root = (target.id && document.getElementById(target.id)) || target;
+    if (!root.querySelector) return;
+    var focusable = root.querySelector("[aria-invalid='true'], [role='status'] button, [role='alert']");
     if (focusable) {
       if (!focusable.hasAttribute("tabindex") && !/^(BUTTON|INPUT|SELECT|TEXTAREA|A)$/.test(focusable.tagName)) {
         focusable.setAttribute("tabindex", "-1");

@@ -155,3 +155,10 @@ async def test_console_pages_carry_security_headers(console: Console) -> None:
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-frame-options"] == "DENY"
     assert page.headers["cache-control"] == "no-store"
+
+
+async def test_pages_are_html(console: Console, owner: User) -> None:
+    assert (await console.get("/login")).headers["content-type"].startswith("text/html")
+    await console.login(owner.email)
+    assert (await console.get("/projects")).headers["content-type"].startswith("text/html")
+    assert (await console.get("/projects/nope")).headers["content-type"].startswith("text/html")
