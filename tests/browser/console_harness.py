@@ -1,8 +1,8 @@
 """A real console server and Chromium for the console's browser tests (a separate file from the shared
 tests/browser/conftest.py; the fixtures are imported by the test module that uses them).
 
-The server is `uvicorn app.main:create_app` on a free port, on a SQLite database migrated by `hearken database upgrade`, in
-a temporary folder that is also its working directory (so var/ stays there)."""
+The server is `uvicorn app.main:create_app` on a free port, on a SQLite database migrated by
+`hearken database upgrade`, in a temporary folder that is also its working directory (var/ stays there)."""
 
 from __future__ import annotations
 
