@@ -57,6 +57,10 @@ def _client(request: HTMXRequest) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _wait(seconds: int) -> str:
+    return f"Too many failed attempts. Try again in about {max(1, round(seconds / 60))} minute(s)."
+
+
 class AuthController(Controller):
     include_in_schema = False
 
@@ -99,13 +103,8 @@ class AuthController(Controller):
         client = _client(request)
         wait = await throttle.retry_after(data.email, client)
         if wait:
-            minutes = max(1, round(wait / 60))
             return render(
-                request,
-                "login.html",
-                status_code=429,
-                values=form_values(data),
-                errors={"form": f"Too many failed attempts. Try again in about {minutes} minute(s)."},
+                request, "login.html", status_code=429, values=form_values(data), errors={"form": _wait(wait)}
             )
         user = await authenticate(db_session, data.email, data.password)
         membership = await first_membership(db_session, user) if user else None
@@ -137,10 +136,23 @@ class AuthController(Controller):
     async def accept(
         self, request: HTMXRequest, db_session: AsyncSession, secret: str, data: Form[InvitationForm]
     ) -> Any:
+        """An existing account joins with its password, so guesses here count as failed logins."""
+        invitation = await open_invitation(db_session, secret)
+        throttle, client, email = _throttle(request), _client(request), invitation.record.email
+        if invitation.has_account and (wait := await throttle.retry_after(email, client)):
+            return render(
+                request,
+                "invitation.html",
+                status_code=429,
+                invitation=invitation,
+                errors={"password": _wait(wait)},
+                min_password=MIN_PASSWORD_LENGTH,
+            )
         try:
             user, membership = await accept_invitation(db_session, secret, data.password)
         except InvalidRequest as exc:
-            invitation = await open_invitation(db_session, secret)
+            if invitation.has_account:
+                await throttle.failed(email, client)
             return render(
                 request,
                 "invitation.html",

@@ -105,3 +105,24 @@ async def test_removed_member_is_signed_out_at_once(
         assert mid is not None
         await console.htmx_post(f"/members/{mid.group(1)}/remove")
         assert (await member.get("/projects", follow_redirects=False)).headers["location"] == "/login"
+
+
+async def test_password_guesses_through_an_invitation_are_throttled(
+    console: Console,
+    owner: User,
+    other_tenant: Tenant,
+    app: Litestar,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    elsewhere = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
+    await console.login(owner.email)
+    await console.get("/members")
+    path = await invite(console, elsewhere.email, "member")
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        await guest.get(path)
+        for _ in range(5):
+            assert (await guest.post(path, {"password": "a wrong guess"})).status_code == 400
+        blocked = await guest.post(path, {"password": PASSWORD})
+        assert blocked.status_code == 429
+        assert "Too many failed attempts" in blocked.text
