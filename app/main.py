@@ -19,6 +19,7 @@ from app.cli import HearkenCLIPlugin
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.errors import EXCEPTION_HANDLERS
+from app.json_bodies import json_bodies_only
 from tenants.token_directory import TokenDirectory
 
 MAX_BODY_BYTES = 64 * 1024
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         template_config=TEMPLATE_CONFIG,
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
+        guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
         state=State(
             {
