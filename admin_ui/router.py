@@ -17,6 +17,8 @@ from litestar.types import ControllerRouterHandler
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleAuthentication, console_role_guard
 from admin_ui.controllers.auth import AuthController
+from admin_ui.controllers.contact import ContactController
+from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.origins import OriginsController
@@ -53,6 +55,8 @@ def console_router(settings: Settings) -> Router:
             ProjectsController,
             OriginsController,
             InstallController,
+            FeedbackController,
+            ContactController,
             MembersController,
             TokensController,
         ],
