@@ -128,3 +128,66 @@ def test_keyboard_only_sign_in(page: Page, console_server: str) -> None:
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
     assert json.loads(json.dumps(page.url)).endswith("/projects")
+
+
+def api_post(base_url: str, token: str, path: str, body: dict[str, object]) -> dict[str, object]:
+    request = urllib.request.Request(
+        f"{base_url}/api/v1{path}",
+        data=json.dumps(body).encode(),
+        headers={"X-API-Key": token, "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return dict(json.loads(response.read()))
+
+
+def project_with_token(page: Page, base_url: str, org: str) -> tuple[str, str]:
+    """Sign up, create a project and a write token in the console; returns (project id, token)."""
+    sign_up(page, base_url, org=org)
+    page.get_by_role("link", name="New project").first.click()
+    page.get_by_label("Name").fill("Docs")
+    page.get_by_role("button", name="Create project").click()
+    project_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    page.get_by_role("link", name="API tokens").click()
+    page.get_by_role("button", name="Create token").click()
+    return project_id, page.locator("#new-token").inner_text()
+
+
+def test_hostile_feedback_is_shown_as_text_and_triaged(page: Page, console_server: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    project_id, token = project_with_token(page, console_server, "Triage Org")
+    hostile = "<img src=x onerror=alert(1)>"
+    api_post(console_server, token, f"/projects/{project_id}/feedback", {"message": hostile, "type": "Bug"})
+    api_post(console_server, token, f"/projects/{project_id}/feedback", {"message": "Typo on /start"})
+
+    page.goto(f"{console_server}/projects/{project_id}/feedback")
+    expect(page.get_by_role("link", name=hostile)).to_be_visible()
+    assert page.locator("img[src=x]").count() == 0
+    screenshot(page, "10-feedback-inbox")
+
+    row = page.locator("tr", has_text=hostile)
+    row.get_by_label("Status").select_option("Active")
+    expect(page.locator("tr", has_text=hostile).get_by_text("Saved")).to_be_visible()
+    page.get_by_label("Type").select_option("Bug")
+    expect(page.locator("#feedback-list")).to_contain_text("1 item")
+    page.get_by_label("Type").select_option("")
+
+    page.get_by_role("link", name=hostile).click()
+    expect(page.locator(".message-body")).to_have_text(hostile)
+    for status in ("Assigned", "Hold", "Resolved"):
+        page.locator("#f-status").select_option(status)
+        page.get_by_role("button", name="Save", exact=True).click()
+        expect(page.locator("#detail-status")).to_have_text(status)
+    page.get_by_label("Resolution note").fill("Escaped since 2.1")
+    page.get_by_role("button", name="Save", exact=True).click()
+    history = page.locator(".history li")
+    expect(history).to_have_count(5)
+    expect(history.last).to_contain_text("resolution note")
+    page.get_by_role("button", name="Archive").click()
+    expect(page.get_by_role("button", name="Restore")).to_be_visible()
+    screenshot(page, "11-feedback-item")
+    page.get_by_role("button", name="Restore").click()
+    expect(page.get_by_role("button", name="Archive")).to_be_visible()
+    assert dialogs == []
+    screenshot(page, "11-feedback-item-phone", width=390)
