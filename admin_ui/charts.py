@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 640, 180
-LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 22
+WIDTH, HEIGHT = 320, 150
+LEFT, RIGHT, TOP, BOTTOM = 28, 4, 8, 18
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ def bar_chart(
     low: float,
     high: float,
     unit: str = "",
+    steps: int = 4,
 ) -> Chart:
     """`points` are (bucket label, value, how many ratings); buckets with none are left empty."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -82,7 +83,6 @@ def bar_chart(
                 negative=value < 0,
             )
         )
-    steps = 4
     ticks = [
         Tick(y=round(y_of(low + (high - low) * i / steps), 2), label=_number(low + (high - low) * i / steps))
         for i in range(steps + 1)

@@ -23,6 +23,7 @@ from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.projects import ProjectsController
+from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.tokens import TokensController
 from admin_ui.dependencies import provide_console_project, provide_console_user
 from admin_ui.security_headers import add_security_headers
@@ -56,6 +57,7 @@ def console_router(settings: Settings) -> Router:
             OriginsController,
             InstallController,
             FeedbackController,
+            RatingsController,
             ContactController,
             MembersController,
             TokensController,

@@ -191,3 +191,24 @@ def test_hostile_feedback_is_shown_as_text_and_triaged(page: Page, console_serve
     expect(page.get_by_role("button", name="Archive")).to_be_visible()
     assert dialogs == []
     screenshot(page, "11-feedback-item-phone", width=390)
+
+
+def test_ratings_page_with_charts(page: Page, console_server: str) -> None:
+    project_id, token = project_with_token(page, console_server, "Ratings Org")
+    ratings = f"/projects/{project_id}/ratings"
+    for path, value in [
+        ("/install", False),
+        ("/install", False),
+        ("/faq", True),
+        ("/", True),
+        ("/faq", False),
+    ]:
+        api_post(console_server, token, ratings, {"value": value, "path": path})
+    for kind, value in [("star", 5), ("star", 3), ("nps", 10), ("nps", 6)]:
+        api_post(console_server, token, ratings + "/typed", {"rating": {"type": kind, "value": value}})
+    page.goto(console_server + ratings)
+    expect(page.locator(".big").first).to_have_text("40.0 %")
+    expect(page.locator("svg rect.bar")).to_have_count(3)
+    expect(page.locator("tr", has_text="/install")).to_contain_text("2")
+    screenshot(page, "12-ratings")
+    screenshot(page, "12-ratings-phone", width=390)
