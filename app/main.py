@@ -9,7 +9,11 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.plugins.htmx import HTMXPlugin
 
+from admin_ui.rendering import TEMPLATE_CONFIG
+from admin_ui.router import console_routes
+from admin_ui.sessions import console_stores
 from app.api import api_router
 from app.cli import HearkenCLIPlugin
 from app.config import Settings, get_settings
@@ -25,16 +29,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
     db_config = build_db_config(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    session_maker = db_config.create_session_maker()
     return Litestar(
-        route_handlers=[api_router],
-        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
+        route_handlers=[api_router, *console_routes(settings)],
+        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin(), HTMXPlugin()],
+        template_config=TEMPLATE_CONFIG,
+        stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
         guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
         state=State(
             {
                 "settings": settings,
-                "token_directory": TokenDirectory(db_config.create_session_maker()),
+                "token_directory": TokenDirectory(session_maker),
+                "session_maker": session_maker,
             }
         ),
         openapi_config=OpenAPIConfig(
