@@ -1,0 +1,16 @@
+"""The unauthenticated collection endpoints under /api/v1: no token, a project key, CORS and budgets."""
+
+from __future__ import annotations
+
+from litestar import Router
+
+from app.public.cors import PublicCorsMiddleware
+from app.public.preflight import preflight
+from app.public.submit import PublicSubmitController
+
+public_router = Router(
+    path="/api/v1",
+    route_handlers=[PublicSubmitController, preflight],
+    middleware=[PublicCorsMiddleware()],
+    security=[],
+)
