@@ -10,7 +10,9 @@ from app.public.submit import PublicSubmitController
 
 public_router = Router(
     path="/api/v1",
-    route_handlers=[PublicSubmitController, preflight],
+    # The preflight first: a path registered without an OPTIONS handler gets Litestar's default one,
+    # which would then shadow ours.
+    route_handlers=[preflight, PublicSubmitController],
     middleware=[PublicCorsMiddleware()],
     security=[],
 )
