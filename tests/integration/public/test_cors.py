@@ -12,7 +12,11 @@ from tenants.scope import OrgScope
 from tests.factories import Tenant, add_project
 from tests.integration.public.conftest import ALLOWED, SUCCESS, stored_rows, valid_bodies
 
-PREFLIGHT = {"Origin": ALLOWED, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+PREFLIGHT = {
+    "Origin": ALLOWED,
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "content-type",
+}
 
 
 @pytest.fixture
@@ -24,7 +28,9 @@ async def wildcard_key(session_maker: async_sessionmaker[AsyncSession], tenant: 
 
 
 @pytest.mark.parametrize("endpoint", list(SUCCESS))
-async def test_allowed_origin_gets_its_origin_back(client: AsyncTestClient, tenant: Tenant, endpoint: str) -> None:
+async def test_allowed_origin_gets_its_origin_back(
+    client: AsyncTestClient, tenant: Tenant, endpoint: str
+) -> None:
     body = valid_bodies(tenant.project_key)[endpoint]
     response = await client.post(endpoint, json=body, headers={"Origin": ALLOWED})
     assert response.status_code == SUCCESS[endpoint]
@@ -83,7 +89,9 @@ async def test_an_origin_of_another_project_is_not_enough(
     client: AsyncTestClient, tenant: Tenant, wildcard_key: str
 ) -> None:
     body = valid_bodies(tenant.project_key)["/api/v1/rating/submit"]
-    response = await client.post("/api/v1/rating/submit", json=body, headers={"Origin": "https://docs.example.com"})
+    response = await client.post(
+        "/api/v1/rating/submit", json=body, headers={"Origin": "https://docs.example.com"}
+    )
     assert response.status_code == 403
 
 
@@ -99,7 +107,9 @@ async def test_requests_without_origin_are_accepted(
 
 
 @pytest.mark.parametrize("endpoint", list(SUCCESS))
-async def test_preflight_for_an_allowed_origin(client: AsyncTestClient, tenant: Tenant, endpoint: str) -> None:
+async def test_preflight_for_an_allowed_origin(
+    client: AsyncTestClient, tenant: Tenant, endpoint: str
+) -> None:
     response = await client.options(endpoint, headers=PREFLIGHT)
     assert response.status_code == 204
     assert response.headers["access-control-allow-origin"] == ALLOWED
@@ -113,7 +123,9 @@ async def test_preflight_for_a_wildcard_origin(client: AsyncTestClient, wildcard
     headers = {**PREFLIGHT, "Origin": "https://blog.example.com"}
     response = await client.options("/api/v1/feedback/submit", headers=headers)
     assert response.headers["access-control-allow-origin"] == "https://blog.example.com"
-    apex = await client.options("/api/v1/feedback/submit", headers={**PREFLIGHT, "Origin": "https://example.com"})
+    apex = await client.options(
+        "/api/v1/feedback/submit", headers={**PREFLIGHT, "Origin": "https://example.com"}
+    )
     assert "access-control-allow-origin" not in apex.headers
 
 
@@ -127,15 +139,21 @@ async def test_preflight_for_other_origins_has_no_cors_headers(
     assert not [name for name in response.headers if name.startswith("access-control-")]
 
 
-async def test_error_answers_are_readable_by_an_allowed_origin(client: AsyncTestClient, tenant: Tenant) -> None:
-    bad = await client.post("/api/v1/rating/submit", json={"project_key": tenant.project_key}, headers=PREFLIGHT)
+async def test_error_answers_are_readable_by_an_allowed_origin(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    bad = await client.post(
+        "/api/v1/rating/submit", json={"project_key": tenant.project_key}, headers=PREFLIGHT
+    )
     assert bad.status_code == 400
     assert bad.headers["access-control-allow-origin"] == ALLOWED
     unknown = valid_bodies("0b5e0f3a-58b4-4a57-9a7e-5f0f8c0d1e2f")["/api/v1/rating/submit"]
     missing = await client.post("/api/v1/rating/submit", json=unknown, headers=PREFLIGHT)
     assert missing.status_code == 404
     assert missing.headers["access-control-allow-origin"] == ALLOWED
-    stranger = await client.post("/api/v1/rating/submit", json={}, headers={"Origin": "https://attacker.example"})
+    stranger = await client.post(
+        "/api/v1/rating/submit", json={}, headers={"Origin": "https://attacker.example"}
+    )
     assert stranger.status_code == 400
     assert "access-control-allow-origin" not in stranger.headers
 
@@ -145,12 +163,17 @@ async def test_an_origin_removed_is_refused_on_the_next_request(
 ) -> None:
     body = valid_bodies(tenant.project_key)["/api/v1/rating/submit"]
     assert (await client.post("/api/v1/rating/submit", json=body, headers=PREFLIGHT)).status_code == 204
-    assert "access-control-allow-origin" in (await client.options("/api/v1/ratings", headers=PREFLIGHT)).headers
+    assert (
+        "access-control-allow-origin" in (await client.options("/api/v1/ratings", headers=PREFLIGHT)).headers
+    )
     async with session_maker() as session:
         projects = Projects(session, OrgScope(org_id=tenant.org_id, actor="tests", can_write=True))
         await projects.update(await projects.get(tenant.project_id), allowed_origins=["https://new.example"])
     assert (await client.post("/api/v1/rating/submit", json=body, headers=PREFLIGHT)).status_code == 403
-    assert "access-control-allow-origin" not in (await client.options("/api/v1/ratings", headers=PREFLIGHT)).headers
+    assert (
+        "access-control-allow-origin"
+        not in (await client.options("/api/v1/ratings", headers=PREFLIGHT)).headers
+    )
     moved = {**PREFLIGHT, "Origin": "https://new.example"}
     assert (await client.post("/api/v1/rating/submit", json=body, headers=moved)).status_code == 204
 

@@ -45,8 +45,12 @@ async def test_client_budget_then_429_with_retry_after(
     store_settings: Settings, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     body = valid_bodies(tenant.project_key)[RATING]
-    async with _client(store_settings, per_client=RateLimit(3, 60), per_project=RateLimit(1000, 60)) as client:
-        statuses = [(await client.post(RATING, json=body, headers={"Origin": ALLOWED})).status_code for _ in range(3)]
+    async with _client(
+        store_settings, per_client=RateLimit(3, 60), per_project=RateLimit(1000, 60)
+    ) as client:
+        statuses = [
+            (await client.post(RATING, json=body, headers={"Origin": ALLOWED})).status_code for _ in range(3)
+        ]
         assert statuses == [204, 204, 204]
         refused = await client.post(RATING, json=body, headers={"Origin": ALLOWED})
     assert refused.status_code == 429
@@ -62,7 +66,9 @@ async def test_budgets_are_per_endpoint_and_per_project(
     store_settings: Settings, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     other = await add_project(session_maker, tenant, name="Second")
-    async with _client(store_settings, per_client=RateLimit(1, 60), per_project=RateLimit(1000, 60)) as client:
+    async with _client(
+        store_settings, per_client=RateLimit(1, 60), per_project=RateLimit(1000, 60)
+    ) as client:
         assert (await client.post(RATING, json=valid_bodies(tenant.project_key)[RATING])).status_code == 204
         assert (await client.post(RATING, json=valid_bodies(tenant.project_key)[RATING])).status_code == 429
         feedback = valid_bodies(tenant.project_key)["/api/v1/feedback/submit"]
@@ -87,10 +93,14 @@ async def test_a_window_ends(store_settings: Settings, tenant: Tenant) -> None:
         assert (await client.post(RATING, json=body)).status_code == 204
 
 
-async def test_refused_requests_count_and_are_answered_in_order(store_settings: Settings, tenant: Tenant) -> None:
+async def test_refused_requests_count_and_are_answered_in_order(
+    store_settings: Settings, tenant: Tenant
+) -> None:
     """Order of answers: 400, 404, 403, then 429; a 403 counts against the budget."""
     body = valid_bodies(tenant.project_key)[RATING]
-    async with _client(store_settings, per_client=RateLimit(1, 60), per_project=RateLimit(1000, 60)) as client:
+    async with _client(
+        store_settings, per_client=RateLimit(1, 60), per_project=RateLimit(1000, 60)
+    ) as client:
         stranger = {"Origin": "https://attacker.example"}
         assert (await client.post(RATING, json=body, headers=stranger)).status_code == 403
         assert (await client.post(RATING, json=body, headers=stranger)).status_code == 403

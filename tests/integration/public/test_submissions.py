@@ -74,7 +74,9 @@ async def test_typed_rating_kinds(
     rating: dict[str, object],
     stored: tuple[object, ...],
 ) -> None:
-    response = await client.post("/api/v1/ratings", json={"project_key": tenant.project_key, "rating": rating})
+    response = await client.post(
+        "/api/v1/ratings", json={"project_key": tenant.project_key, "rating": rating}
+    )
     assert response.status_code == 201
     assert response.json()["rating_type"] == rating["type"]
     row = await _one(session_maker, Rating)
