@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from app.db.cache_generation import FileGeneration
@@ -15,7 +16,7 @@ async def test_file_generation_moves_on_every_bump(tmp_path: Path) -> None:
         await generation.bump()
         seen.append(await generation.current())
     assert seen[0] == 0
-    assert all(later > earlier for earlier, later in zip(seen, seen[1:], strict=False))
+    assert all(later > earlier for earlier, later in pairwise(seen))
 
 
 def test_directory_cache_drops_everything_when_the_generation_moves() -> None:

@@ -1,4 +1,4 @@
-"""The client address: the socket peer, or the right-most untrusted X-Forwarded-For hop behind a trusted proxy."""
+"""The client address: the socket peer, or the right-most untrusted X-Forwarded-For hop behind a proxy."""
 
 from __future__ import annotations
 
