@@ -14,6 +14,7 @@ from app.cli import HearkenCLIPlugin
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.errors import EXCEPTION_HANDLERS
+from app.json_bodies import json_bodies_only
 from app.public import public_router
 from app.state import build_state, close_state
 
@@ -28,6 +29,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=[api_router, public_router],
         plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
         exception_handlers=EXCEPTION_HANDLERS,
+        guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],

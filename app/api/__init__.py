@@ -5,7 +5,9 @@ from __future__ import annotations
 from litestar import Router
 from litestar.di import Provide
 
+from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project, provide_projects
+from app.api.feedback import FeedbackController
 from app.api.projects import ProjectController
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.guards import writes_need_write_scope
@@ -13,7 +15,7 @@ from tenants.scope import provide_org_scope
 
 api_router = Router(
     path="/api/v1",
-    route_handlers=[ProjectController],
+    route_handlers=[ProjectController, FeedbackController, ContactMessageController],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],
     dependencies={

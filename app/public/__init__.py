@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from litestar import Router
 
+from app.json_bodies import TEXT_PLAIN_JSON
 from app.public.cors import PublicCorsMiddleware
 from app.public.preflight import preflight
 from app.public.submit import PublicSubmitController
@@ -15,4 +16,5 @@ public_router = Router(
     route_handlers=[preflight, PublicSubmitController],
     middleware=[PublicCorsMiddleware()],
     security=[],
+    opt={TEXT_PLAIN_JSON: True},
 )

@@ -167,3 +167,56 @@ async def test_a_submission_is_in_its_own_project_only(
     rating = await _one(session_maker, Rating)
     assert isinstance(rating, Rating)
     assert rating.project_id == other_tenant.project.id
+
+
+async def test_other_content_types_are_415(client: AsyncTestClient, tenant: Tenant) -> None:
+    body = valid_bodies(tenant.project_key)["/api/v1/rating/submit"]
+    response = await client.post(
+        "/api/v1/rating/submit",
+        content=json.dumps(body),
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Origin": ALLOWED},
+    )
+    assert response.status_code == 415
+    assert response.json()["error"] == "unsupported_media_type"
+    assert response.headers["access-control-allow-origin"] == ALLOWED
+
+
+async def test_feedback_is_readable_through_the_api(client: AsyncTestClient, tenant: Tenant) -> None:
+    body = valid_bodies(tenant.project_key)["/api/v1/feedback/submit"]
+    assert (
+        await client.post("/api/v1/feedback/submit", json=body, headers={"Origin": ALLOWED})
+    ).status_code == 200
+    listed = await client.get(f"/api/v1/projects/{tenant.project_id}/feedback", headers=tenant.read_headers)
+    [item] = listed.json()["feedback"]
+    one = await client.get(
+        f"/api/v1/projects/{tenant.project_id}/feedback/{item['id']}", headers=tenant.headers
+    )
+    assert one.json() == item
+    assert {k: item[k] for k in ("project_id", "message", "type", "status", "source", "path", "version")} == {
+        "project_id": tenant.project_id,
+        "message": "The search box ignores accents",
+        "type": "Bug",
+        "status": "New",
+        "source": "Widget",
+        "path": "/search",
+        "version": "3.1",
+    }
+    assert (item["submitted_by"], item["archived"]) == ("user_7", False)
+    assert item["created_at"].endswith("Z")
+
+
+async def test_contact_message_is_readable_through_the_api(client: AsyncTestClient, tenant: Tenant) -> None:
+    body = valid_bodies(tenant.project_key)["/api/v1/contact/submit"]
+    assert (
+        await client.post("/api/v1/contact/submit", json=body, headers={"Origin": ALLOWED})
+    ).status_code == 200
+    listed = await client.get(
+        f"/api/v1/projects/{tenant.project_key}/contact-messages", headers=tenant.headers
+    )
+    [message] = listed.json()["contact_messages"]
+    path = f"/api/v1/projects/{tenant.project_id}/contact-messages/{message['id']}"
+    assert (await client.get(path, headers=tenant.headers)).json() == message
+    expected = {k: v for k, v in body.items() if k != "project_key"}
+    assert {k: message[k] for k in expected} == expected
+    assert (message["project_id"], message["archived"]) == (tenant.project_id, False)
+    assert message["created_at"].endswith("Z")
