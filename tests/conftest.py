@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -16,6 +17,18 @@ from app.main import create_app
 from tests import databases
 from tests.factories import Tenant, make_tenant
 from tests.services import require_postgres
+
+
+@pytest.fixture(autouse=True)
+def _forget_database_config_keys() -> None:
+    """advanced-alchemy gives each database config of a process unique app-state keys, found by a
+    recursive search over all earlier ones: a whole suite's configs would exceed the recursion limit."""
+    for registry in (
+        SQLAlchemyAsyncConfig._SESSION_SCOPE_KEY_REGISTRY,
+        SQLAlchemyAsyncConfig._ENGINE_APP_STATE_KEY_REGISTRY,
+        SQLAlchemyAsyncConfig._SESSIONMAKER_APP_STATE_KEY_REGISTRY,
+    ):
+        registry.clear()
 
 
 @pytest.fixture(scope="session")

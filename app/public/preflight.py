@@ -1,6 +1,6 @@
 """OPTIONS on the public endpoints (D10): a preflight has no body and so no project; it is answered for
 an origin that at least one project allows, and without CORS headers otherwise (the browser then
-refuses the POST by itself)."""
+refuses the POST by itself). Like Litestar's own OPTIONS handlers it stays out of the API document."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ PUBLIC_PATHS = ["/rating/submit", "/ratings", "/feedback/submit", "/contact/subm
     PUBLIC_PATHS,
     http_method=HttpMethod.OPTIONS,
     status_code=204,
-    summary="CORS preflight",
-    tags=["Public collection"],
+    include_in_schema=False,
 )
 async def preflight(request: Request[Any, Any, Any]) -> Response[None]:
     header = request.headers.get("origin")
