@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
+from advanced_alchemy.config.common import GenericSQLAlchemyConfig
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -18,17 +18,22 @@ from tests import databases
 from tests.factories import Tenant, make_tenant
 from tests.services import require_postgres
 
+DB_CONFIG_REGISTRIES = (
+    "_SESSION_SCOPE_KEY_REGISTRY",
+    "_ENGINE_APP_STATE_KEY_REGISTRY",
+    "_SESSIONMAKER_APP_STATE_KEY_REGISTRY",
+)
+
 
 @pytest.fixture(autouse=True)
-def _forget_database_config_keys() -> None:
-    """advanced-alchemy gives each database config of a process unique app-state keys, found by a
-    recursive search over all earlier ones: a whole suite's configs would exceed the recursion limit."""
-    for registry in (
-        SQLAlchemyAsyncConfig._SESSION_SCOPE_KEY_REGISTRY,
-        SQLAlchemyAsyncConfig._ENGINE_APP_STATE_KEY_REGISTRY,
-        SQLAlchemyAsyncConfig._SESSIONMAKER_APP_STATE_KEY_REGISTRY,
-    ):
-        registry.clear()
+def forget_db_configs() -> Iterator[None]:
+    """advanced-alchemy gives every database config a unique key, kept in class-level sets and found by
+    recursion over the taken ones; after about a thousand apps in one process that recursion overflows.
+    A test's configs die with it, so their keys are released when it ends."""
+    before = {name: set(getattr(GenericSQLAlchemyConfig, name)) for name in DB_CONFIG_REGISTRIES}
+    yield
+    for name, keys in before.items():
+        getattr(GenericSQLAlchemyConfig, name).intersection_update(keys)
 
 
 @pytest.fixture(scope="session")
