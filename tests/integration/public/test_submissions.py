@@ -220,3 +220,48 @@ async def test_contact_message_is_readable_through_the_api(client: AsyncTestClie
     assert {k: message[k] for k in expected} == expected
     assert (message["project_id"], message["archived"]) == (tenant.project_id, False)
     assert message["created_at"].endswith("Z")
+
+
+async def test_helpful_rating_is_readable_through_the_api(client: AsyncTestClient, tenant: Tenant) -> None:
+    body = valid_bodies(tenant.project_key)["/api/v1/rating/submit"]
+    assert (
+        await client.post("/api/v1/rating/submit", json=body, headers={"Origin": ALLOWED})
+    ).status_code == 204
+    listed = await client.get(f"/api/v1/projects/{tenant.project_id}/ratings", headers=tenant.read_headers)
+    [rating] = listed.json()["ratings"]
+    assert {k: rating[k] for k in ("project_id", "value", "path", "version", "submitted_by", "archived")} == {
+        "project_id": tenant.project_id,
+        "value": False,
+        "path": "/docs/install",
+        "version": "2.4.1",
+        "submitted_by": "user_42",
+        "archived": False,
+    }
+    assert rating["created_at"].endswith("Z")
+
+
+async def test_typed_rating_is_readable_through_the_api(client: AsyncTestClient, tenant: Tenant) -> None:
+    body = valid_bodies(tenant.project_key)["/api/v1/ratings"]
+    created = await client.post("/api/v1/ratings", json=body, headers={"Origin": ALLOWED})
+    rating = (
+        await client.get(
+            f"/api/v1/projects/{tenant.project_id}/ratings/{created.json()['id']}", headers=tenant.headers
+        )
+    ).json()
+    assert {
+        k: rating[k] for k in ("id", "project_id", "rating_type", "value", "path", "version", "submitted_by")
+    } == {
+        "id": created.json()["id"],
+        "project_id": tenant.project_id,
+        "rating_type": "star",
+        "value": {"type": "star", "value": 4, "max_stars": 5},
+        "path": "/pricing",
+        "version": "7",
+        "submitted_by": "visitor-9",
+    }
+    assert rating["metadata"] == {"plan": "pro", "seats": 3, "trial": True, "ref": None}
+    assert rating["archived"] is False
+    stats = await client.get(
+        f"/api/v1/projects/{tenant.project_id}/ratings/stats/typed?type=star", headers=tenant.headers
+    )
+    assert (stats.json()["total"], stats.json()["average"]) == (1, 4.0)
