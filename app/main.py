@@ -6,7 +6,6 @@ import logging
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
-from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXPlugin
@@ -20,7 +19,8 @@ from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.errors import EXCEPTION_HANDLERS
 from app.json_bodies import json_bodies_only
-from tenants.token_directory import TokenDirectory
+from app.public import public_router
+from app.state import build_state, close_state
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -29,22 +29,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
     db_config = build_db_config(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    session_maker = db_config.create_session_maker()
     return Litestar(
-        route_handlers=[api_router, *console_routes(settings)],
+        route_handlers=[api_router, public_router, *console_routes(settings)],
         plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin(), HTMXPlugin()],
         template_config=TEMPLATE_CONFIG,
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
         guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
-        state=State(
-            {
-                "settings": settings,
-                "token_directory": TokenDirectory(session_maker),
-                "session_maker": session_maker,
-            }
-        ),
+        state=build_state(settings, db_config),
+        on_shutdown=[close_state],
         openapi_config=OpenAPIConfig(
             title="Hearken",
             version="1.0.0",
