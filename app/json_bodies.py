@@ -11,6 +11,10 @@ from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
 
+TEXT_PLAIN_JSON = "text_plain_json"
+"""Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
+preflight-free fetch() send JSON that way)."""
+
 
 def reads_json_body(handler: BaseRouteHandler) -> bool:
     data = handler.parsed_data_field
@@ -30,5 +34,7 @@ def is_json_media_type(content_type: str) -> bool:
 def json_bodies_only(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
     content_type = connection.headers.get("content-type")
     if content_type is None or not reads_json_body(handler) or is_json_media_type(content_type):
+        return
+    if handler.opt.get(TEXT_PLAIN_JSON) and content_type.split(";", 1)[0].strip().lower() == "text/plain":
         return
     raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")

@@ -14,7 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from app.main import create_app
+from tenants.models import User
 from tests import databases
+from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant, make_tenant
 from tests.services import require_postgres
 
@@ -90,3 +92,16 @@ async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> Tenant:
 @pytest.fixture
 async def other_tenant(session_maker: async_sessionmaker[AsyncSession]) -> Tenant:
     return await make_tenant(session_maker, name="Org B")
+
+
+@pytest.fixture
+async def console(app: Litestar) -> AsyncIterator[Console]:
+    """A browser-like console client (cookies, CSRF token) with in-memory session stores."""
+    use_memory_stores(app)
+    async with AsyncTestClient(app=app) as test_client:
+        yield Console(test_client)
+
+
+@pytest.fixture
+async def owner(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) -> User:
+    return await add_user(session_maker, tenant.org_id, "owner@org-a.example", "owner")
