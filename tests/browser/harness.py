@@ -29,6 +29,7 @@ from app.db.config import build_db_config
 from tests.factories import Tenant, add_project, make_tenant
 
 SECRET_KEY = "browser-tests-secret-key"
+REPO_ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 UVICORN = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
 
@@ -59,6 +60,7 @@ class LiveServer:
             "HEARKEN_SECRET_KEY": SECRET_KEY,
             "HEARKEN_HOST": "127.0.0.1",
             "HEARKEN_PORT": str(self.port),
+            "PYTHONPATH": str(REPO_ROOT),  # this checkout's code, whatever the installed package maps
             **(extra_env or {}),
         }
         log = (self.folder / "server.log").open("wb")
