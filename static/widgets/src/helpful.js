@@ -55,7 +55,7 @@ start({ name: 'helpful', global: 'HearkenHelpful', strings: [LENGTH, STRINGS] },
   };
 
   w.style(baseCss + helpfulCss, color(data.buttonColor, '#2563eb'));
-  w.root.append(h('div', { class: 'w' }, ask, more, form, region, w.powered(false)));
+  w.root.append(h('div', { class: 'w' }, ask, region, more, form, w.powered(false)));
   return {
     reset() {
       ask.hidden = false;
