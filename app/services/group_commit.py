@@ -9,6 +9,7 @@ only after the commit that holds its row succeeded; if the batch fails, every re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -57,10 +58,8 @@ class RatingGroupCommit:
         while self._queue:
             await self._write(self._take())
         self._writer.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._writer
-        except asyncio.CancelledError:
-            pass
         self._writer = None
 
     async def _write_forever(self) -> None:
