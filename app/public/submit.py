@@ -17,7 +17,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import FeedbackSource
 from app.errors import error_responses
 from app.public.gate import PublicGate
-from app.public.strict_body import strict_body
 from app.schemas.contact_requests import PublicContactBody
 from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
@@ -26,6 +25,7 @@ from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.services.rating_input import helpful_input, typed_input
 from app.services.rating_writer import add_ratings
+from app.strict_body import strict_body
 
 WIDGET_ACTOR = "widget"
 ERRORS = error_responses(400, 403, 404, 413, 429)
