@@ -29,7 +29,7 @@ migrate: setup ## Apply database migrations
 	$(BIN)/hearken database upgrade --no-prompt
 
 run: setup migrate ## Migrate and serve on the embedded SQLite default
-	$(BIN)/hearken serve
+	$(BIN)/hearken run
 
 test: setup ## Run every test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -33,6 +33,9 @@ def main() -> None:
     os.environ.setdefault("LITESTAR_APP", "app.main:create_app")
     os.environ.setdefault("LITESTAR_HOST", settings.host)
     os.environ.setdefault("LITESTAR_PORT", str(settings.port))
+    # uvicorn would rewrite the client address from X-Forwarded-For for 127.0.0.1 peers by itself;
+    # HEARKEN_TRUSTED_PROXIES alone decides whom to believe (D10).
+    os.environ.setdefault("FORWARDED_ALLOW_IPS", "")
     from litestar.cli.main import litestar_group
 
     litestar_group(prog_name="hearken")

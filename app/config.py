@@ -36,6 +36,7 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     secret_key: str = ""
     redis_url: str | None = None
+    redis_prefix: str = "hearken:"
     host: str = "127.0.0.1"
     port: int = 8000
     base_url: str = "http://127.0.0.1:8000"
@@ -62,6 +63,7 @@ class Settings:
             database_url=env.get("HEARKEN_DATABASE_URL", DEFAULT_DATABASE_URL),
             secret_key=_secret_key(env.get("HEARKEN_SECRET_KEY"), production=mode == "production"),
             redis_url=env.get("HEARKEN_REDIS_URL") or None,
+            redis_prefix=env.get("HEARKEN_REDIS_PREFIX", "hearken:"),
             host=host,
             port=port,
             base_url=(env.get("HEARKEN_BASE_URL") or f"http://{host}:{port}").rstrip("/"),

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import msgspec
 from advanced_alchemy.exceptions import NotFoundError as RepositoryNotFound
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, SerializationException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -83,6 +84,11 @@ class NotFound(ApiError):
     code = "not_found"
 
 
+class UnsupportedMediaType(ApiError):
+    status_code = 415
+    code = "unsupported_media_type"
+
+
 class RateLimited(ApiError):
     status_code = 429
     code = "rate_limited"
@@ -132,11 +138,19 @@ def validation_details(exc: ValidationException) -> str:
             continue
         message = str(problem.get("message", "is invalid"))
         key = problem.get("key")
+        if key == "data":  # the body as a whole; "'data'" is msgspec's word for it being absent
+            key, message = "body", ("a JSON object is required" if message == "'data'" else message)
+        if missing := MISSING_FIELD.match(message):
+            name = missing.group(1)
+            key, message = (name if key in (None, "body") else f"{key}.{name}"), "is required"
         if key and not message.startswith("JSON is malformed"):
             parts.append(f"{key}: {message}")
         else:
             parts.append(f"body: {message}")
     return "; ".join(parts) or "body: the request could not be read"
+
+
+MISSING_FIELD = re.compile(r"^Object missing required field `([^`]+)`")
 
 
 def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
@@ -147,6 +161,8 @@ def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
         return error_response(405, "this method is not allowed on this path", exc.headers)
     if status == 413:
         return error_response(413, "request body is larger than 64 KiB")
+    if status == 400 and isinstance(exc.__cause__, SerializationException):
+        return error_response(400, f"body: {exc.detail}")
     if status >= 500:
         logger.error("server error: %s", exc.detail)
         return error_response(500, "the server failed to handle the request")

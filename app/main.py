@@ -6,16 +6,21 @@ import logging
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
-from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.plugins.htmx import HTMXPlugin
 
+from admin_ui.rendering import TEMPLATE_CONFIG
+from admin_ui.router import console_routes
+from admin_ui.sessions import console_stores
 from app.api import api_router
 from app.cli import HearkenCLIPlugin
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.errors import EXCEPTION_HANDLERS
-from tenants.token_directory import TokenDirectory
+from app.json_bodies import json_bodies_only
+from app.public import public_router
+from app.state import build_state, close_state
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -25,16 +30,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
     db_config = build_db_config(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return Litestar(
-        route_handlers=[api_router],
-        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin()],
+        route_handlers=[api_router, public_router, *console_routes(settings)],
+        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin(), HTMXPlugin()],
+        template_config=TEMPLATE_CONFIG,
+        stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
+        guards=[json_bodies_only],
         request_max_body_size=MAX_BODY_BYTES,
-        state=State(
-            {
-                "settings": settings,
-                "token_directory": TokenDirectory(db_config.create_session_maker()),
-            }
-        ),
+        state=build_state(settings, db_config),
+        on_shutdown=[close_state],
         openapi_config=OpenAPIConfig(
             title="Hearken",
             version="1.0.0",

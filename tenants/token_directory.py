@@ -1,4 +1,8 @@
-"""Resolves a token digest to its organization scope: the one lookup every API request needs."""
+"""Resolves a token digest to its organization scope: the one lookup every API request needs.
+
+Answers come from an in-process cache that the shared cache generation invalidates (a revoke or delete
+in any process is seen on the very next request), so a request costs one generation check, not a query.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from uuid import UUID
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.cache_generation import CacheGeneration
+from app.db.directory_cache import DirectoryCache
 from app.timestamps import utc_now
 from tenants.models import AccessToken, TokenScope
 
@@ -30,12 +36,25 @@ class TokenGrant:
 
 
 class TokenDirectory:
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, session_maker: async_sessionmaker[AsyncSession], generation: CacheGeneration) -> None:
         self._session_maker = session_maker
+        self._generation = generation
+        self._cache: DirectoryCache[str, TokenGrant] = DirectoryCache()
         self._last_touched: dict[UUID, float] = {}
 
     async def lookup(self, digest: str) -> TokenGrant | None:
         """The active token with this digest, or None when unknown, revoked or deleted."""
+        generation = await self._generation.current()
+        self._cache.sync(generation)
+        cached, grant = self._cache.get(digest)
+        if not cached:
+            grant = await self._load(digest)
+            self._cache.put(digest, grant, generation)
+        if grant is not None:
+            await self._touch(grant)
+        return grant
+
+    async def _load(self, digest: str) -> TokenGrant | None:
         async with self._session_maker() as session:
             row = (
                 await session.execute(
@@ -46,9 +65,7 @@ class TokenDirectory:
             ).first()
         if row is None:
             return None
-        grant = TokenGrant(token_id=row.id, org_id=row.org_id, scope=row.scope, prefix=row.prefix)
-        await self._touch(grant)
-        return grant
+        return TokenGrant(token_id=row.id, org_id=row.org_id, scope=row.scope, prefix=row.prefix)
 
     async def _touch(self, grant: TokenGrant) -> None:
         now = time.monotonic()

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from advanced_alchemy.config.common import GenericSQLAlchemyConfig
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -13,9 +14,28 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from app.main import create_app
+from tenants.models import User
 from tests import databases
+from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant, make_tenant
 from tests.services import require_postgres
+
+DB_CONFIG_REGISTRIES = (
+    "_SESSION_SCOPE_KEY_REGISTRY",
+    "_ENGINE_APP_STATE_KEY_REGISTRY",
+    "_SESSIONMAKER_APP_STATE_KEY_REGISTRY",
+)
+
+
+@pytest.fixture(autouse=True)
+def forget_db_configs() -> Iterator[None]:
+    """advanced-alchemy gives every database config a unique key, kept in class-level sets and found by
+    recursion over the taken ones; after about a thousand apps in one process that recursion overflows.
+    A test's configs die with it, so their keys are released when it ends."""
+    before = {name: set(getattr(GenericSQLAlchemyConfig, name)) for name in DB_CONFIG_REGISTRIES}
+    yield
+    for name, keys in before.items():
+        getattr(GenericSQLAlchemyConfig, name).intersection_update(keys)
 
 
 @pytest.fixture(scope="session")
@@ -72,3 +92,16 @@ async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> Tenant:
 @pytest.fixture
 async def other_tenant(session_maker: async_sessionmaker[AsyncSession]) -> Tenant:
     return await make_tenant(session_maker, name="Org B")
+
+
+@pytest.fixture
+async def console(app: Litestar) -> AsyncIterator[Console]:
+    """A browser-like console client (cookies, CSRF token) with in-memory session stores."""
+    use_memory_stores(app)
+    async with AsyncTestClient(app=app) as test_client:
+        yield Console(test_client)
+
+
+@pytest.fixture
+async def owner(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) -> User:
+    return await add_user(session_maker, tenant.org_id, "owner@org-a.example", "owner")

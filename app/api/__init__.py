@@ -5,15 +5,25 @@ from __future__ import annotations
 from litestar import Router
 from litestar.di import Provide
 
+from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project, provide_projects
+from app.api.feedback import FeedbackController
 from app.api.projects import ProjectController
+from app.api.rating_stats import RatingStatsController
+from app.api.ratings import RatingController
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.guards import writes_need_write_scope
 from tenants.scope import provide_org_scope
 
 api_router = Router(
     path="/api/v1",
-    route_handlers=[ProjectController],
+    route_handlers=[
+        ProjectController,
+        FeedbackController,
+        ContactMessageController,
+        RatingController,
+        RatingStatsController,
+    ],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],
     dependencies={

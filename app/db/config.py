@@ -15,6 +15,8 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
+from app.db.cache_generation import cache_generation
+from app.db.tracked_session import CACHE_GENERATION, TrackedSession
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -29,7 +31,11 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
     config = SQLAlchemyAsyncConfig(
         connection_string=settings.database_url,
         engine_config=engine,
-        session_config=AsyncSessionConfig(expire_on_commit=False),
+        session_config=AsyncSessionConfig(
+            expire_on_commit=False,
+            class_=TrackedSession,
+            info={CACHE_GENERATION: cache_generation(settings)},
+        ),
         session_dependency_key="db_session",
         alembic_config=AlembicAsyncConfig(
             script_location=str(MIGRATIONS),

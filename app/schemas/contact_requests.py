@@ -6,7 +6,15 @@ from uuid import UUID
 
 import msgspec
 
-from app.schemas.fields import ContactEmail, ContactMessageText, ContactName, ContactSubject, Path, Version
+from app.schemas.fields import (
+    ContactEmail,
+    ContactMessageText,
+    ContactName,
+    ContactSubject,
+    Honeypot,
+    Path,
+    Version,
+)
 
 
 class PublicContactBody(msgspec.Struct, kw_only=True):
@@ -19,3 +27,4 @@ class PublicContactBody(msgspec.Struct, kw_only=True):
     subject: ContactSubject | None = None
     path: Path | None = None
     version: Version | None = None
+    website: Honeypot = ""

@@ -7,7 +7,7 @@ from uuid import UUID
 
 import msgspec
 
-from app.schemas.fields import FeedbackMessage, Path, PublicFeedbackMessage, SubmittedBy, Version
+from app.schemas.fields import FeedbackMessage, Honeypot, Path, PublicFeedbackMessage, SubmittedBy, Version
 
 FeedbackTypeName = Literal["Bug", "Feature", "Praise", "Question", "Improvement", "Other"]
 FeedbackStatusName = Literal["New", "Active", "Assigned", "Hold", "Closed", "Resolved"]
@@ -44,3 +44,4 @@ class PublicFeedbackBody(msgspec.Struct, kw_only=True):
     path: Path | None = None
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    website: Honeypot = ""

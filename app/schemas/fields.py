@@ -42,3 +42,9 @@ ContactEmail = Annotated[
 ]
 ContactSubject = Annotated[str, msgspec.Meta(max_length=200)]
 ContactMessageText = Annotated[str, msgspec.Meta(min_length=3, max_length=2000)]
+Honeypot = Annotated[
+    str,
+    msgspec.Meta(
+        description="Leave empty. Hidden from people by the widget; a body that fills it is not stored."
+    ),
+]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ContactMessage, Project
+from app.errors import NotFound
 
 
 class ContactMessages:
@@ -35,3 +39,53 @@ class ContactMessages:
         self.session.add(record)
         await self.session.commit()
         return record
+
+    def conditions(self, *, search: str | None = None, archived: bool = False) -> list[ColumnElement[bool]]:
+        """`search` is a case-insensitive substring of name, email, subject or message, wildcards literal."""
+        where = [ContactMessage.project_id == self.project.id, ContactMessage.archived.is_(archived)]
+        if search:
+            where.append(
+                or_(
+                    *(
+                        column.icontains(search, autoescape=True)
+                        for column in (
+                            ContactMessage.name,
+                            ContactMessage.email,
+                            ContactMessage.subject,
+                            ContactMessage.message,
+                        )
+                    )
+                )
+            )
+        return where
+
+    async def list(
+        self, *, search: str | None = None, archived: bool = False, page: int = 1, limit: int = 20
+    ) -> tuple[list[ContactMessage], int]:
+        """One page, newest first, and the total count."""
+        where = self.conditions(search=search, archived=archived)
+        total = await self.session.scalar(select(func.count()).select_from(ContactMessage).where(*where))
+        records = await self.session.scalars(
+            select(ContactMessage)
+            .where(*where)
+            .order_by(ContactMessage.created_at.desc(), ContactMessage.id.desc())
+            .offset((page - 1) * limit)
+            .limit(limit)
+        )
+        return list(records), total or 0
+
+    async def get(self, message_id: UUID) -> ContactMessage:
+        """A message of this project, archived or not; another project's message is not found."""
+        record = await self.session.scalar(
+            select(ContactMessage).where(
+                ContactMessage.id == message_id, ContactMessage.project_id == self.project.id
+            )
+        )
+        if record is None:
+            raise NotFound("no contact message with this id in this project")
+        return record
+
+    async def archive(self, record: ContactMessage) -> None:
+        """Soft delete; archiving twice changes nothing."""
+        record.archived = True
+        await self.session.commit()

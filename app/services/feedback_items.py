@@ -1,10 +1,63 @@
-"""Feedback items of one project: every query here is filtered by that project."""
+"""Feedback items of one project: every query here is filtered by that project.
+
+Used by the REST API and the console inbox alike, so nothing here knows about HTTP.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, TypedDict
+from uuid import UUID
+
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.models import FeedbackChange, FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.errors import NotFound
+from app.timestamps import utc_now
+
+FeedbackSort = Literal["-created_at", "created_at", "-updated_at", "updated_at"]
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackFilter:
+    """What a feedback list shows; every field left as None does not filter."""
+
+    status: str | None = None
+    type: str | None = None
+    source: str | None = None
+    path: str | None = None
+    search: str | None = None
+    """Case-insensitive substring of the message; LIKE wildcards in it match literally."""
+    archived: bool = False
+
+    def conditions(self, project_id: UUID) -> list[ColumnElement[bool]]:
+        where = [FeedbackItem.project_id == project_id, FeedbackItem.archived.is_(self.archived)]
+        if self.status is not None:
+            where.append(FeedbackItem.status == self.status)
+        if self.type is not None:
+            where.append(FeedbackItem.type == self.type)
+        if self.source is not None:
+            where.append(FeedbackItem.source == self.source)
+        if self.path is not None:
+            where.append(FeedbackItem.path == self.path)
+        if self.search:
+            where.append(FeedbackItem.message.icontains(self.search, autoescape=True))
+        return where
+
+
+class FeedbackChanges(TypedDict, total=False):
+    """Fields a PATCH may change, with values already validated by the request body."""
+
+    message: str
+    type: str
+    status: str
+    resolution_note: str | None
+    archived: bool
+
+
+EDITABLE_FIELDS: tuple[str, ...] = ("message", "type", "status", "resolution_note", "archived")
 
 
 class FeedbackItems:
@@ -38,3 +91,97 @@ class FeedbackItems:
         self.session.add(item)
         await self.session.commit()
         return item
+
+    def query(self, where: FeedbackFilter) -> Select[tuple[FeedbackItem]]:
+        """The items a filter selects, unordered: the one place list filtering is written."""
+        return select(FeedbackItem).where(*where.conditions(self.project.id))
+
+    async def list(
+        self, where: FeedbackFilter, *, sort: FeedbackSort = "-created_at", page: int = 1, limit: int = 20
+    ) -> tuple[list[FeedbackItem], int]:
+        """One page of the filtered items and the total count, stable between pages."""
+        total = await self.session.scalar(
+            select(func.count()).select_from(FeedbackItem).where(*where.conditions(self.project.id))
+        )
+        column = FeedbackItem.updated_at if sort.endswith("updated_at") else FeedbackItem.created_at
+        order = (column.desc(), FeedbackItem.id.desc()) if sort.startswith("-") else (column, FeedbackItem.id)
+        items = await self.session.scalars(
+            self.query(where).order_by(*order).offset((page - 1) * limit).limit(limit)
+        )
+        return list(items), total or 0
+
+    async def get(self, feedback_id: UUID) -> FeedbackItem:
+        """An item of this project, archived or not; another project's item is not found."""
+        item = await self.session.scalar(
+            select(FeedbackItem).where(
+                FeedbackItem.id == feedback_id, FeedbackItem.project_id == self.project.id
+            )
+        )
+        if item is None:
+            raise NotFound("no feedback item with this id in this project")
+        return item
+
+    async def update(self, item: FeedbackItem, changes: FeedbackChanges) -> FeedbackItem:
+        """Apply the changes and record each changed field, in one transaction."""
+        self._apply(item, changes)
+        await self.session.commit()
+        return item
+
+    async def update_many(self, feedback_ids: Sequence[UUID], changes: FeedbackChanges) -> list[FeedbackItem]:
+        """The same changes on several items of this project (bulk triage); unknown ids are skipped."""
+        items = list(
+            await self.session.scalars(
+                select(FeedbackItem)
+                .where(FeedbackItem.project_id == self.project.id, FeedbackItem.id.in_(feedback_ids))
+                .order_by(FeedbackItem.created_at, FeedbackItem.id)
+            )
+        )
+        for item in items:
+            self._apply(item, changes)
+        await self.session.commit()
+        return items
+
+    async def archive(self, item: FeedbackItem) -> FeedbackItem:
+        """Soft delete; archiving twice changes nothing and records nothing."""
+        return await self.update(item, {"archived": True})
+
+    async def history(self, item: FeedbackItem) -> list[FeedbackChange]:
+        """Every recorded change of the item, oldest first."""
+        changes = await self.session.scalars(
+            select(FeedbackChange)
+            .where(FeedbackChange.feedback_id == item.id)
+            .order_by(FeedbackChange.created_at, FeedbackChange.id)
+        )
+        return list(changes)
+
+    def _apply(self, item: FeedbackItem, changes: FeedbackChanges) -> None:
+        now = utc_now()
+        changed = False
+        for field in EDITABLE_FIELDS:
+            if field not in changes:
+                continue
+            before, after = getattr(item, field), changes[field]  # type: ignore[literal-required]
+            if before == after:
+                continue
+            setattr(item, field, after)
+            self.session.add(
+                FeedbackChange(
+                    feedback_id=item.id,
+                    field=field,
+                    from_value=stored_value(before),
+                    to_value=stored_value(after),
+                    changed_by=self.actor,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            changed = True
+        if changed:
+            item.updated_at = now
+
+
+def stored_value(value: str | bool | None) -> str | None:
+    """History keeps every value as text; booleans as "true" / "false"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value

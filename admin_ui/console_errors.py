@@ -1,0 +1,97 @@
+"""Console errors are pages, not JSON: signed-out visitors go to the login page, another organization's
+objects are simply not found, and an htmx swap gets a short message in the page's alert region."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import (
+    HTTPException,
+    NotAuthorizedException,
+    PermissionDeniedException,
+    ValidationException,
+)
+from litestar.plugins.htmx import ClientRedirect, HTMXTemplate
+from litestar.response import Redirect
+from litestar.types import ExceptionHandlersMap
+
+from admin_ui.rendering import wants_fragment
+from app.errors import ApiError, RateLimited, logger, validation_details
+
+TITLES = {
+    400: "That request could not be used",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not allowed",
+    429: "Too many attempts",
+    500: "Something went wrong",
+    503: "Temporarily unavailable",
+}
+
+
+def error_page(request: Request[Any, Any, Any], status: int, message: str) -> Response[Any]:
+    context = {
+        "me": request.scope.get("user"),
+        "status": status,
+        "title": TITLES.get(status, "Error"),
+        "message": message,
+    }
+    if wants_fragment(request):
+        response = HTMXTemplate(
+            template_name="partials/_error.html",
+            context=context,
+            status_code=status,
+            re_target="#alerts",
+            re_swap="innerHTML",
+            media_type=MediaType.HTML,
+        )
+        return response
+    return HTMXTemplate(
+        template_name="error.html", context=context, status_code=status, media_type=MediaType.HTML
+    )
+
+
+def _signed_out(request: Request[Any, Any, Any], _: NotAuthorizedException) -> Response[Any]:
+    if wants_fragment(request):
+        return ClientRedirect("/login")
+    return Redirect("/login", status_code=303)
+
+
+def _api_error(request: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
+    if isinstance(exc, RateLimited):
+        return error_page(request, 429, exc.details)
+    return error_page(request, exc.status_code, exc.details)
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    if isinstance(exc, PermissionDeniedException) and "CSRF" in str(exc.detail):
+        return error_page(
+            request,
+            403,
+            "This form's security token was missing or did not match. Reload the page and try again.",
+        )
+    if exc.status_code >= 500:
+        logger.error("console error: %s", exc.detail)
+        return error_page(request, 500, "The server failed to handle the request.")
+    if exc.status_code == 404:
+        return error_page(request, 404, "There is nothing at this address.")
+    return error_page(request, exc.status_code, str(exc.detail))
+
+
+def _validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
+    return error_page(request, 400, validation_details(exc))
+
+
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    logger.exception("unhandled console error", exc_info=exc)
+    return error_page(request, 500, "The server failed to handle the request.")
+
+
+CONSOLE_EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    NotAuthorizedException: _signed_out,
+    ApiError: _api_error,
+    HTTPException: _http_error,
+    ValidationException: _validation_error,
+    Exception: _unexpected,
+}

@@ -1,0 +1,1 @@
+"""One console area per file."""

@@ -1,0 +1,165 @@
+"""Sign up, log in, log out, accept an invitation; `/` sends each visitor where they belong."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from litestar import Controller, Response, get, post
+from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Redirect
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from admin_ui.forms import Form, field_error, form_values
+from admin_ui.login_throttle import LoginThrottle
+from admin_ui.rendering import go_to, render
+from admin_ui.sessions import LOGIN_ATTEMPT_STORE, ROTATE, derived_secret
+from app.config import Settings
+from app.errors import InvalidRequest
+from tenants.accounts import authenticate, first_membership, sign_up
+from tenants.invitations import accept_invitation, open_invitation
+from tenants.models import Role, User
+from tenants.passwords import MIN_PASSWORD_LENGTH
+
+PUBLIC = {"exclude_from_auth": True}
+HOME = "/projects"
+
+
+@dataclass
+class SignupForm:
+    org_name: str = ""
+    email: str = ""
+    password: str = ""
+
+
+@dataclass
+class LoginForm:
+    email: str = ""
+    password: str = ""
+
+
+@dataclass
+class InvitationForm:
+    password: str = ""
+
+
+def sign_in(request: HTMXRequest, user: User, org_id: Any) -> None:
+    """A fresh session id at every sign-in, so a planted session cookie is worth nothing."""
+    request.set_session({"user_id": str(user.id), "org_id": str(org_id), ROTATE: True})
+
+
+def _throttle(request: HTMXRequest) -> LoginThrottle:
+    settings: Settings = request.app.state.settings
+    return LoginThrottle(request.app.stores.get(LOGIN_ATTEMPT_STORE), derived_secret(settings, "login"))
+
+
+def _client(request: HTMXRequest) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _wait(seconds: int) -> str:
+    return f"Too many failed attempts. Try again in about {max(1, round(seconds / 60))} minute(s)."
+
+
+class AuthController(Controller):
+    include_in_schema = False
+
+    @get("/", name="console:home")
+    async def home(self) -> Redirect:
+        return Redirect(HOME)
+
+    @get("/signup", opt=PUBLIC)
+    async def signup_page(self, request: HTMXRequest) -> Any:
+        return render(request, "signup.html", values={}, errors={}, min_password=MIN_PASSWORD_LENGTH)
+
+    @post("/signup", opt=PUBLIC)
+    async def signup(self, request: HTMXRequest, db_session: AsyncSession, data: Form[SignupForm]) -> Any:
+        try:
+            created = await sign_up(
+                db_session, org_name=data.org_name, email=data.email, password=data.password
+            )
+        except InvalidRequest as exc:
+            errors = field_error(exc)
+            if "name" in errors:
+                errors = {"org_name": errors["name"]}
+            return render(
+                request,
+                "signup.html",
+                status_code=400,
+                values=form_values(data),
+                errors=errors,
+                min_password=MIN_PASSWORD_LENGTH,
+            )
+        sign_in(request, created.user, created.organization.id)
+        return go_to(request, HOME)
+
+    @get("/login", opt=PUBLIC)
+    async def login_page(self, request: HTMXRequest) -> Any:
+        return render(request, "login.html", values={}, errors={})
+
+    @post("/login", opt=PUBLIC)
+    async def login(self, request: HTMXRequest, db_session: AsyncSession, data: Form[LoginForm]) -> Any:
+        throttle = _throttle(request)
+        client = _client(request)
+        wait = await throttle.retry_after(data.email, client)
+        if wait:
+            return render(
+                request, "login.html", status_code=429, values=form_values(data), errors={"form": _wait(wait)}
+            )
+        user = await authenticate(db_session, data.email, data.password)
+        membership = await first_membership(db_session, user) if user else None
+        if user is None or membership is None:
+            await throttle.failed(data.email, client)
+            message = "That email and password do not match an account."
+            if user is not None:
+                message = "This account is not a member of any organization any more."
+            return render(
+                request, "login.html", status_code=400, values=form_values(data), errors={"form": message}
+            )
+        await throttle.succeeded(data.email, client)
+        sign_in(request, user, membership.org_id)
+        return go_to(request, HOME)
+
+    @post("/logout", opt={"min_role": Role.MEMBER})
+    async def logout(self, request: HTMXRequest) -> Response[Any]:
+        request.clear_session()
+        return go_to(request, "/login")
+
+    @get("/invitations/{secret:str}", opt=PUBLIC)
+    async def invitation_page(self, request: HTMXRequest, db_session: AsyncSession, secret: str) -> Any:
+        invitation = await open_invitation(db_session, secret)
+        return render(
+            request, "invitation.html", invitation=invitation, errors={}, min_password=MIN_PASSWORD_LENGTH
+        )
+
+    @post("/invitations/{secret:str}", opt=PUBLIC)
+    async def accept(
+        self, request: HTMXRequest, db_session: AsyncSession, secret: str, data: Form[InvitationForm]
+    ) -> Any:
+        """An existing account joins with its password, so guesses here count as failed logins."""
+        invitation = await open_invitation(db_session, secret)
+        throttle, client, email = _throttle(request), _client(request), invitation.record.email
+        if invitation.has_account and (wait := await throttle.retry_after(email, client)):
+            return render(
+                request,
+                "invitation.html",
+                status_code=429,
+                invitation=invitation,
+                errors={"password": _wait(wait)},
+                min_password=MIN_PASSWORD_LENGTH,
+            )
+        try:
+            user, membership = await accept_invitation(db_session, secret, data.password)
+        except InvalidRequest as exc:
+            if invitation.has_account:
+                await throttle.failed(email, client)
+            return render(
+                request,
+                "invitation.html",
+                status_code=400,
+                invitation=invitation,
+                errors=field_error(exc),
+                min_password=MIN_PASSWORD_LENGTH,
+            )
+        sign_in(request, user, membership.org_id)
+        return go_to(request, HOME)

@@ -1,0 +1,130 @@
+"""Members and roles: everyone sees who is in the organization; only an owner invites, changes roles
+and removes members. An invitation link is shown once (there is no mail yet)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, get, post
+from litestar.plugins.htmx import HTMXRequest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from admin_ui.console_user import ConsoleUser
+from admin_ui.forms import Form, field_error, form_values
+from admin_ui.rendering import go_to, render
+from app.config import Settings
+from app.errors import InvalidRequest
+from tenants.invitations import Invitations
+from tenants.members import Members
+from tenants.models import Role
+
+OWNER_ONLY = {"min_role": Role.OWNER}
+
+
+@dataclass
+class InviteForm:
+    email: str = ""
+    role: str = Role.MEMBER.value
+
+
+@dataclass
+class RoleForm:
+    role: str = ""
+
+
+class MembersController(Controller):
+    path = "/members"
+    include_in_schema = False
+
+    async def _page(
+        self,
+        request: HTMXRequest,
+        session: AsyncSession,
+        me: ConsoleUser,
+        *,
+        status_code: int = 200,
+        **context: Any,
+    ) -> Any:
+        context.setdefault("errors", {})
+        context.setdefault("values", {"role": Role.MEMBER.value})
+        return render(
+            request,
+            "members.html",
+            fragment="partials/_members.html",
+            status_code=status_code,
+            members=await Members(session, me.org_id).list(),
+            invitations=await Invitations(session, me.org_id).pending() if me.is_owner else [],
+            roles=[r.value for r in Role],
+            **context,
+        )
+
+    @get("/")
+    async def members(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
+        return await self._page(request, db_session, me)
+
+    @post("/invitations", opt=OWNER_ONLY)
+    async def invite(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[InviteForm]
+    ) -> Any:
+        try:
+            issued = await Invitations(db_session, me.org_id).create(
+                email=data.email, role=data.role, created_by=me.user_id
+            )
+        except InvalidRequest as exc:
+            return await self._page(
+                request, db_session, me, status_code=400, errors=field_error(exc), values=form_values(data)
+            )
+        settings: Settings = request.app.state.settings
+        link = f"{settings.base_url}/invitations/{issued.secret}"
+        return await self._page(request, db_session, me, invitation_link=link, invited=issued.record)
+
+    @post("/invitations/{invitation_id:uuid}/cancel", opt=OWNER_ONLY)
+    async def cancel_invitation(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
+    ) -> Any:
+        await Invitations(db_session, me.org_id).cancel(invitation_id)
+        return await self._page(request, db_session, me)
+
+    @post("/{membership_id:uuid}/role", opt=OWNER_ONLY)
+    async def change_role(
+        self,
+        request: HTMXRequest,
+        db_session: AsyncSession,
+        me: ConsoleUser,
+        membership_id: UUID,
+        data: Form[RoleForm],
+    ) -> Any:
+        try:
+            await Members(db_session, me.org_id).change_role(membership_id, data.role)
+        except InvalidRequest as exc:
+            return await self._page(
+                request,
+                db_session,
+                me,
+                status_code=400,
+                member_errors={str(membership_id): field_error(exc)["role"]},
+            )
+        return await self._page(request, db_session, me)
+
+    @post("/{membership_id:uuid}/remove", opt=OWNER_ONLY)
+    async def remove(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, membership_id: UUID
+    ) -> Any:
+        members = Members(db_session, me.org_id)
+        leaving = (await members.get(membership_id)).user_id == me.user_id
+        try:
+            await members.remove(membership_id)
+        except InvalidRequest as exc:
+            return await self._page(
+                request,
+                db_session,
+                me,
+                status_code=400,
+                member_errors={str(membership_id): field_error(exc)["role"]},
+            )
+        if leaving:
+            request.clear_session()
+            return go_to(request, "/login")
+        return await self._page(request, db_session, me)

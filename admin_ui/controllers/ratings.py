@@ -1,0 +1,83 @@
+"""Ratings per project: helpful percentage, star average and distribution, NPS score and category,
+each with a chart over time, and the pages with the most "not helpful" votes.
+
+Figures come from the rating statistics service the API uses (rating_stats / rating_series)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, get
+from litestar.plugins.htmx import HTMXRequest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from admin_ui.charts import bar_chart
+from admin_ui.listing import choice
+from admin_ui.rendering import render
+from app.db.models import Project, RatingType
+from app.errors import InvalidRequest
+from app.services.helpful_pages import most_not_helpful
+from app.services.rating_stats import rating_series, rating_stats
+
+
+def _path(value: str) -> str | None:
+    value = value.strip()
+    if not value:
+        return None
+    if not value.startswith("/") or len(value) > 2048:
+        raise InvalidRequest("path", "must start with / (at most 2048 characters)")
+    return value
+
+
+class RatingsController(Controller):
+    path = "/projects/{project_id:str}/ratings"
+    include_in_schema = False
+
+    @get("/")
+    async def ratings_page(self, request: HTMXRequest, db_session: AsyncSession, project: Project) -> Any:
+        interval = choice(request.query_params.get("interval"), ("day", "week"), "interval") or "day"
+        path = _path(request.query_params.get("path", ""))
+        helpful = await rating_stats(db_session, project, RatingType.HELPFUL, path)
+        star = await rating_stats(db_session, project, RatingType.STAR, path)
+        nps = await rating_stats(db_session, project, RatingType.NPS, path)
+        series = {
+            kind: (await rating_series(db_session, project, kind, path, interval=interval)).points  # type: ignore[arg-type]
+            for kind in RatingType
+        }
+        max_stars = len(star.distribution)  # type: ignore[union-attr]
+        label = "Week of " if interval == "week" else ""
+        charts = {
+            "helpful": bar_chart(
+                "Helpful % per " + interval,
+                [(label + p.start[:10], p.percentage, p.total) for p in series[RatingType.HELPFUL]],  # type: ignore[union-attr]
+                low=0,
+                high=100,
+                unit=" %",
+            ),
+            "star": bar_chart(
+                "Average stars per " + interval,
+                [(label + p.start[:10], p.average, p.total) for p in series[RatingType.STAR]],  # type: ignore[union-attr]
+                low=0,
+                high=max_stars,
+                unit=" ★",
+                steps=max_stars,
+            ),
+            "nps": bar_chart(
+                "NPS per " + interval,
+                [(label + p.start[:10], float(p.score), p.total) for p in series[RatingType.NPS]],  # type: ignore[union-attr]
+                low=-100,
+                high=100,
+            ),
+        }
+        return render(
+            request,
+            "ratings.html",
+            project=project,
+            helpful=helpful,
+            star=star,
+            nps=nps,
+            charts=charts,
+            pages=await most_not_helpful(db_session, project),
+            interval=interval,
+            path=path or "",
+        )

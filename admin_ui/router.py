@@ -1,0 +1,97 @@
+"""The console's routes and everything scoped to them: server-side sessions, CSRF on every form and htmx
+request, sign-in, the role guard, HTML error pages and security headers. The API is untouched by these."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litestar import Router
+from litestar.config.csrf import CSRFConfig
+from litestar.di import Provide
+from litestar.middleware import DefineMiddleware
+from litestar.middleware.csrf import CSRFMiddleware
+from litestar.plugins.htmx import HTMXRequest
+from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
+
+from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
+from admin_ui.console_user import ConsoleAuthentication, console_role_guard
+from admin_ui.controllers.auth import AuthController
+from admin_ui.controllers.contact import ContactController
+from admin_ui.controllers.feedback import FeedbackController
+from admin_ui.controllers.install import InstallController
+from admin_ui.controllers.members import MembersController
+from admin_ui.controllers.origins import OriginsController
+from admin_ui.controllers.projects import ProjectsController
+from admin_ui.controllers.ratings import RatingsController
+from admin_ui.controllers.tokens import TokensController
+from admin_ui.dependencies import provide_console_project, provide_console_user
+from admin_ui.security_headers import add_security_headers
+from admin_ui.sessions import derived_secret, secure_cookies, session_config
+from app.api.dependencies import provide_projects
+from app.config import Settings
+from tenants.scope import provide_org_scope
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+CSRF_COOKIE = "hearken_csrf"
+CSRF_HEADER = "x-csrftoken"
+
+
+def csrf_config(settings: Settings) -> CSRFConfig:
+    return CSRFConfig(
+        secret=derived_secret(settings, "csrf"),
+        cookie_name=CSRF_COOKIE,
+        header_name=CSRF_HEADER,
+        cookie_secure=secure_cookies(settings),
+        cookie_httponly=True,  # the token reaches htmx through <body hx-headers>, not the cookie
+        cookie_samesite="lax",
+    )
+
+
+def console_router(settings: Settings) -> Router:
+    return Router(
+        path="/",
+        route_handlers=[
+            AuthController,
+            ProjectsController,
+            OriginsController,
+            InstallController,
+            FeedbackController,
+            RatingsController,
+            ContactController,
+            MembersController,
+            TokensController,
+        ],
+        middleware=[
+            session_config(settings).middleware,
+            DefineMiddleware(CSRFMiddleware, config=csrf_config(settings)),
+            DefineMiddleware(ConsoleAuthentication),
+        ],
+        guards=[console_role_guard],
+        dependencies={
+            "me": Provide(provide_console_user),
+            "org_scope": Provide(provide_org_scope),
+            "projects": Provide(provide_projects),
+            "project": Provide(provide_console_project),
+        },
+        exception_handlers=CONSOLE_EXCEPTION_HANDLERS,
+        after_request=add_security_headers,
+        request_class=HTMXRequest,
+        include_in_schema=False,
+    )
+
+
+# Console assets only; the widgets' /static/widgets router is registered separately (lead reconciles).
+def console_static_routers() -> list[ControllerRouterHandler]:
+    return [
+        create_static_files_router(
+            path="/static/console", directories=[STATIC / "console"], include_in_schema=False
+        ),
+        create_static_files_router(
+            path="/static/vendor", directories=[STATIC / "vendor"], include_in_schema=False
+        ),
+    ]
+
+
+def console_routes(settings: Settings) -> list[ControllerRouterHandler]:
+    return [console_router(settings), *console_static_routers()]

@@ -1,0 +1,85 @@
+"""Console sessions and login-attempt counters live in a server-side store (D11): files under var/ by
+default, Redis when HEARKEN_REDIS_URL is set (several workers share it)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.middleware.session.server_side import ServerSideSessionBackend, ServerSideSessionConfig
+from litestar.stores.base import Store
+from litestar.stores.file import FileStore
+from litestar.stores.redis import RedisStore
+from litestar.types import Message, ScopeSession
+
+from app.config import Settings
+
+SESSION_STORE = "console_sessions"
+LOGIN_ATTEMPT_STORE = "console_login_attempts"
+SESSION_COOKIE = "hearken_session"
+SESSION_LIFETIME = 14 * 24 * 3600
+ROTATE = "_rotate_session_id"
+"""Set in a session to give it a new id when it is saved (at login: no session fixation)."""
+_ROTATED_ID = "hearken.rotated_session_id"
+
+
+def console_stores(settings: Settings, var_dir: Path = Path("var")) -> dict[str, Store]:
+    if settings.redis_url:
+        redis = RedisStore.with_client(url=settings.redis_url, namespace="hearken")
+        return {
+            SESSION_STORE: redis.with_namespace("console_sessions"),
+            LOGIN_ATTEMPT_STORE: redis.with_namespace("console_login_attempts"),
+        }
+    return {
+        SESSION_STORE: FileStore(var_dir / "console" / "sessions", create_directories=True),
+        LOGIN_ATTEMPT_STORE: FileStore(var_dir / "console" / "login_attempts", create_directories=True),
+    }
+
+
+def secure_cookies(settings: Settings) -> bool:
+    return settings.is_production or settings.base_url.startswith("https://")
+
+
+def derived_secret(settings: Settings, purpose: str) -> str:
+    """One secret per purpose, so a leak of one (say the CSRF key) says nothing about another."""
+    return hmac.new(settings.secret_key.encode(), purpose.encode(), hashlib.sha256).hexdigest()
+
+
+class RotatingSessionBackend(ServerSideSessionBackend):
+    """A server-side session whose id can be replaced on save, dropping the old id from the store."""
+
+    def get_session_id(self, connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+        rotated = connection.scope.get(_ROTATED_ID)  # type: ignore[misc]
+        return str(rotated) if rotated else super().get_session_id(connection)
+
+    async def store_in_message(
+        self, scope_session: ScopeSession, message: Message, connection: ASGIConnection[Any, Any, Any, Any]
+    ) -> None:
+        if isinstance(scope_session, dict) and scope_session.pop(ROTATE, False):
+            old = connection.cookies.get(self.config.key)
+            if old:
+                await self.delete(old, store=self.config.get_store_from_app(connection.scope["app"]))
+            connection.scope[_ROTATED_ID] = secrets.token_hex(self.config.session_id_bytes)  # type: ignore[literal-required]
+        await super().store_in_message(scope_session, message, connection)
+
+
+@dataclass
+class ConsoleSessionConfig(ServerSideSessionConfig):
+    _backend_class = RotatingSessionBackend
+
+
+def session_config(settings: Settings) -> ConsoleSessionConfig:
+    return ConsoleSessionConfig(
+        store=SESSION_STORE,
+        key=SESSION_COOKIE,
+        max_age=SESSION_LIFETIME,
+        secure=secure_cookies(settings),
+        httponly=True,
+        samesite="lax",
+        renew_on_access=True,
+    )

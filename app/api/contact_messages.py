@@ -1,0 +1,62 @@
+"""Contact messages of a project: list, read and archive (D9)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, delete, get
+from litestar.di import Provide
+from litestar.params import Parameter
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.paging import Limit, Page
+from app.db.models import Project
+from app.errors import error_responses
+from app.schemas.contact_message import ContactMessageList, ContactMessageOut
+from app.schemas.pagination import Pagination
+from app.services.contact_messages import ContactMessages
+from app.services.projects import parse_uuid
+
+
+async def provide_contact_messages(db_session: AsyncSession, project: Project) -> ContactMessages:
+    return ContactMessages(db_session, project)
+
+
+class ContactMessageController(Controller):
+    path = "/projects/{project_id:str}/contact-messages"
+    tags = ["Contact messages"]
+    dependencies = {"contact_messages": Provide(provide_contact_messages)}
+
+    @get("/", summary="List contact messages, newest first", responses=error_responses(400, 401, 403, 404))
+    async def list_messages(
+        self,
+        contact_messages: ContactMessages,
+        page: Page = 1,
+        limit: Limit = 20,
+        search: Annotated[
+            str | None,
+            Parameter(
+                max_length=200, description="Case-insensitive substring of name, email, subject or message."
+            ),
+        ] = None,
+        archived: bool = False,
+    ) -> ContactMessageList:
+        records, total = await contact_messages.list(search=search, archived=archived, page=page, limit=limit)
+        return ContactMessageList(
+            contact_messages=[ContactMessageOut.of(r) for r in records],
+            pagination=Pagination.of(page=page, limit=limit, total=total),
+        )
+
+    @get(
+        "/{message_id:str}", summary="Get one contact message", responses=error_responses(400, 401, 403, 404)
+    )
+    async def get_message(self, message_id: str, contact_messages: ContactMessages) -> ContactMessageOut:
+        return ContactMessageOut.of(await contact_messages.get(parse_uuid(message_id, "message_id")))
+
+    @delete(
+        "/{message_id:str}",
+        summary="Archive a contact message (idempotent)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def archive_message(self, message_id: str, contact_messages: ContactMessages) -> None:
+        await contact_messages.archive(await contact_messages.get(parse_uuid(message_id, "message_id")))

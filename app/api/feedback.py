@@ -1,0 +1,123 @@
+"""Feedback items of a project: list, read, create, change, archive and the change history (D8)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, delete, get, patch, post
+from litestar.di import Provide
+from litestar.params import Parameter
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.paging import Limit, Page
+from app.db.models import FeedbackSource, Project
+from app.errors import error_responses
+from app.schemas.feedback import (
+    FeedbackChangeOut,
+    FeedbackHistory,
+    FeedbackList,
+    FeedbackOut,
+    FeedbackSourceName,
+)
+from app.schemas.feedback_requests import (
+    FeedbackCreateBody,
+    FeedbackPatchBody,
+    FeedbackStatusName,
+    FeedbackTypeName,
+)
+from app.schemas.pagination import Pagination
+from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems, FeedbackSort
+from app.services.projects import parse_uuid
+from tenants.scope import OrgScope
+
+
+async def provide_feedback_items(
+    db_session: AsyncSession, project: Project, org_scope: OrgScope
+) -> FeedbackItems:
+    return FeedbackItems(db_session, project, org_scope.actor)
+
+
+class FeedbackController(Controller):
+    path = "/projects/{project_id:str}/feedback"
+    tags = ["Feedback"]
+    dependencies = {"feedback_items": Provide(provide_feedback_items)}
+
+    @get("/", summary="List feedback items", responses=error_responses(400, 401, 403, 404))
+    async def list_feedback(
+        self,
+        feedback_items: FeedbackItems,
+        page: Page = 1,
+        limit: Limit = 20,
+        status: FeedbackStatusName | None = None,
+        type: FeedbackTypeName | None = None,
+        source: FeedbackSourceName | None = None,
+        path: Annotated[str | None, Parameter(max_length=2048, description="Exact page path.")] = None,
+        search: Annotated[
+            str | None, Parameter(max_length=200, description="Case-insensitive substring of the message.")
+        ] = None,
+        archived: bool = False,
+        sort: FeedbackSort = "-created_at",
+    ) -> FeedbackList:
+        where = FeedbackFilter(
+            status=status, type=type, source=source, path=path, search=search, archived=archived
+        )
+        items, total = await feedback_items.list(where, sort=sort, page=page, limit=limit)
+        return FeedbackList(
+            feedback=[FeedbackOut.of(item) for item in items],
+            pagination=Pagination.of(page=page, limit=limit, total=total),
+        )
+
+    @post(
+        "/",
+        summary="Create a feedback item (source Manual)",
+        responses=error_responses(400, 401, 403, 404, 413, 415),
+    )
+    async def create_feedback(self, data: FeedbackCreateBody, feedback_items: FeedbackItems) -> FeedbackOut:
+        item = await feedback_items.create(
+            message=data.message,
+            type=data.type,
+            status=data.status,
+            source=FeedbackSource.MANUAL,
+            path=data.path,
+            version=data.version,
+            submitted_by=data.submitted_by,
+        )
+        return FeedbackOut.of(item)
+
+    @get("/{feedback_id:str}", summary="Get one feedback item", responses=error_responses(400, 401, 403, 404))
+    async def get_feedback(self, feedback_id: str, feedback_items: FeedbackItems) -> FeedbackOut:
+        return FeedbackOut.of(await feedback_items.get(parse_uuid(feedback_id, "feedback_id")))
+
+    @patch(
+        "/{feedback_id:str}",
+        summary="Change message, type, status, resolution note or archived; each change is recorded",
+        responses=error_responses(400, 401, 403, 404, 413, 415),
+    )
+    async def patch_feedback(
+        self, feedback_id: str, data: FeedbackPatchBody, feedback_items: FeedbackItems
+    ) -> FeedbackOut:
+        item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
+        changes: FeedbackChanges = {
+            key: value  # type: ignore[misc]
+            for key, value in msgspec.structs.asdict(data).items()
+            if value is not msgspec.UNSET
+        }
+        return FeedbackOut.of(await feedback_items.update(item, changes))
+
+    @delete(
+        "/{feedback_id:str}",
+        summary="Archive a feedback item (idempotent)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def archive_feedback(self, feedback_id: str, feedback_items: FeedbackItems) -> None:
+        await feedback_items.archive(await feedback_items.get(parse_uuid(feedback_id, "feedback_id")))
+
+    @get(
+        "/{feedback_id:str}/history",
+        summary="Recorded changes of a feedback item, oldest first",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def feedback_history(self, feedback_id: str, feedback_items: FeedbackItems) -> FeedbackHistory:
+        item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
+        return FeedbackHistory(history=[FeedbackChangeOut.of(c) for c in await feedback_items.history(item)])

@@ -1,0 +1,30 @@
+"""Query parameters of the rating lists and statistics, with their constraints in OpenAPI
+(page and limit are in app.api.paging, shared by every list)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar.params import Parameter
+
+from app.db.models import RatingType
+
+PathFilter = Annotated[
+    str | None,
+    Parameter(
+        max_length=2048,
+        pattern=r"^/[^\x00-\x1f\x7f]*$",
+        description="Only this exact page path (starts with /).",
+    ),
+]
+TypeFilter = Annotated[RatingType, Parameter(description="Rating type: helpful, star or nps.")]
+Since = Annotated[
+    str | None,
+    Parameter(description="Start, inclusive: ISO 8601 date or date-time, UTC unless an offset is given."),
+]
+Until = Annotated[
+    str | None,
+    Parameter(
+        description="End, exclusive: ISO 8601 date-time; a date means through the end of that day (UTC)."
+    ),
+]

@@ -1,0 +1,78 @@
+"""Rating statistics and time series of a project (D7), read from the counters."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, get
+from litestar.params import Parameter
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.parameters import PathFilter, Since, TypeFilter, Until
+from app.db.models import Project, RatingType
+from app.errors import error_responses
+from app.schemas.rating_stats import HelpfulStats, Interval, RatingSeries, RatingStats
+from app.services.rating_stats import rating_series, rating_stats
+from app.services.time_bounds import parse_bounds
+
+
+class RatingStatsController(Controller):
+    path = "/projects/{project_id:str}/ratings/stats"
+    tags = ["Rating statistics"]
+
+    @get(
+        "/",
+        summary="Helpful statistics (the older helpful-only endpoint)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def helpful_stats(
+        self,
+        db_session: AsyncSession,
+        project: Project,
+        path: PathFilter = None,
+        since: Since = None,
+        until: Until = None,
+    ) -> HelpfulStats:
+        start, end = parse_bounds(since, until)
+        stats = await rating_stats(db_session, project, RatingType.HELPFUL, path, start, end)
+        assert isinstance(stats, HelpfulStats)
+        return stats
+
+    @get(
+        "/typed",
+        summary="Statistics of one rating type; the body's shape depends on type",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def typed_stats(
+        self,
+        db_session: AsyncSession,
+        project: Project,
+        type: TypeFilter = RatingType.HELPFUL,
+        path: PathFilter = None,
+        since: Since = None,
+        until: Until = None,
+    ) -> RatingStats:
+        start, end = parse_bounds(since, until)
+        return await rating_stats(db_session, project, type, path, start, end)
+
+    @get(
+        "/series",
+        summary="Statistics per UTC day or ISO week (Monday) for charts",
+        description=(
+            "One point per bucket from since to until, empty buckets included, at most 366 points. "
+            "Without since: the last 30 days or 12 weeks before until (default now)."
+        ),
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def series(
+        self,
+        db_session: AsyncSession,
+        project: Project,
+        type: TypeFilter = RatingType.HELPFUL,
+        path: PathFilter = None,
+        since: Since = None,
+        until: Until = None,
+        interval: Annotated[Interval, Parameter(description="Bucket size: day or week.")] = "day",
+    ) -> RatingSeries:
+        start, end = parse_bounds(since, until)
+        return await rating_series(db_session, project, type, path, start, end, interval)

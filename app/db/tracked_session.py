@@ -1,0 +1,42 @@
+"""The session class of every session the application opens: it bumps the cache generation after a
+commit that changed a project, an access token or an organization.
+
+Tracking the unit of work here, rather than asking each service to remember, means a change made
+anywhere (API, console, CLI, tests) invalidates the workers' key and token caches. Bulk UPDATE/DELETE
+statements bypass the unit of work: code that changes these tables that way must bump itself
+(`session.info[CACHE_GENERATION].bump()` after its commit).
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from app.db.models import AccessToken, Organization, Project
+
+CACHE_GENERATION = "hearken_cache_generation"
+"""Session.info key of the CacheGeneration to bump (set by the session maker's configuration)."""
+_CHANGED = "hearken_directory_changed"
+_DIRECTORY_MODELS = (Project, AccessToken, Organization)
+
+
+@event.listens_for(Session, "after_flush")
+def _note_directory_changes(session: Session, _context: Any) -> None:
+    if any(isinstance(row, _DIRECTORY_MODELS) for row in chain(session.new, session.dirty, session.deleted)):
+        session.info[_CHANGED] = True
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_directory_changes(session: Session) -> None:
+    session.info.pop(_CHANGED, None)
+
+
+class TrackedSession(AsyncSession):
+    async def commit(self) -> None:
+        await super().commit()
+        if self.info.pop(_CHANGED, False) and (generation := self.info.get(CACHE_GENERATION)):
+            await generation.bump()

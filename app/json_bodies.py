@@ -1,0 +1,40 @@
+"""JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
+Content-Type (D3). A request without a Content-Type is read as JSON, so minimal server-to-server
+clients keep working; form-reading routes (the console) are not affected."""
+
+from __future__ import annotations
+
+from litestar.connection import ASGIConnection
+from litestar.enums import RequestEncodingType
+from litestar.handlers import BaseRouteHandler
+from litestar.params import BodyKwarg
+
+from app.errors import UnsupportedMediaType
+
+TEXT_PLAIN_JSON = "text_plain_json"
+"""Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
+preflight-free fetch() send JSON that way)."""
+
+
+def reads_json_body(handler: BaseRouteHandler) -> bool:
+    data = handler.parsed_data_field
+    if data is None:
+        return False
+    body = data.kwarg_definition
+    return not isinstance(body, BodyKwarg) or body.media_type == RequestEncodingType.JSON
+
+
+def is_json_media_type(content_type: str) -> bool:
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    return media_type == "application/json" or (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    )
+
+
+def json_bodies_only(connection: ASGIConnection, handler: BaseRouteHandler) -> None:
+    content_type = connection.headers.get("content-type")
+    if content_type is None or not reads_json_body(handler) or is_json_media_type(content_type):
+        return
+    if handler.opt.get(TEXT_PLAIN_JSON) and content_type.split(";", 1)[0].strip().lower() == "text/plain":
+        return
+    raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")

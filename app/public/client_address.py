@@ -1,0 +1,38 @@
+"""Who is asking: the socket peer, or the client a trusted proxy names in X-Forwarded-For (D10)."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+
+from litestar.types import Scope
+
+TrustedProxies = Sequence[ipaddress.IPv4Network | ipaddress.IPv6Network]
+
+
+def client_address(scope: Scope, trusted_proxies: TrustedProxies) -> str:
+    """The right-most address not in `trusted_proxies`, walking from the peer back through the hops
+    the trusted proxies appended. Entries further left were written by the client and prove nothing."""
+    peer = scope["client"][0] if scope.get("client") else ""
+    if not trusted_proxies or not _trusted(peer, trusted_proxies):
+        return peer
+    forwarded = [
+        hop.strip()
+        for name, value in scope["headers"]
+        if name == b"x-forwarded-for"
+        for hop in value.decode("latin-1").split(",")
+    ]
+    address = peer
+    for hop in reversed(forwarded):
+        address = hop
+        if not _trusted(hop, trusted_proxies):
+            break
+    return address
+
+
+def _trusted(address: str, trusted_proxies: TrustedProxies) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted_proxies)

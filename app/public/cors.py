@@ -1,0 +1,60 @@
+"""CORS for the public endpoints (D10): which origin may read an answer, on every answer.
+
+The gate decides for a request whose project it found (that project's allowed_origins) and records
+the decision in the scope; any other answer (a body refused with 400 or 413, an unknown project, a
+preflight) is readable by an origin that at least one project allows, so the widget can show the error.
+`Vary: Origin` is on every answer, because the answer depends on it.
+"""
+
+from __future__ import annotations
+
+from litestar.datastructures import Headers, MutableScopeHeaders
+from litestar.middleware import ASGIMiddleware
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.db.cache_generation import CacheGeneration
+from app.public.project_directory import ProjectDirectory
+from app.services.origins import request_origin
+
+PREFLIGHT_HEADERS = {
+    "Access-Control-Allow-Methods": "POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type",
+    "Access-Control-Max-Age": "600",
+}
+_DECISION = "hearken.cors_allowed"
+
+
+def record_decision(scope: Scope, allowed: bool) -> None:
+    scope[_DECISION] = allowed  # type: ignore[literal-required]
+
+
+async def any_project_allows(scope: Scope, header: str) -> bool:
+    origin = request_origin(header)
+    if origin is None:
+        return False
+    state = scope["litestar_app"].state
+    directory: ProjectDirectory = state.project_directory
+    generation: CacheGeneration = state.cache_generation
+    return await directory.any_project_allows(origin, await generation.current())
+
+
+class PublicCorsMiddleware(ASGIMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        header = Headers.from_scope(scope).get("origin")
+
+        async def send_with_cors(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableScopeHeaders.from_message(message)
+                headers.add("Vary", "Origin")
+                if header is not None and await _readable_by(scope, header):
+                    headers["Access-Control-Allow-Origin"] = header
+            await send(message)
+
+        await next_app(scope, receive, send_with_cors)
+
+
+async def _readable_by(scope: Scope, header: str) -> bool:
+    decision = scope.get(_DECISION)
+    if decision is None:
+        return await any_project_allows(scope, header)
+    return bool(decision)

@@ -1,0 +1,71 @@
+"""Project keys as the public endpoints need them, from an in-process cache (no query per request).
+
+The cache generation invalidates it: a project created, changed or deleted in any process is seen on
+the very next request. Unknown keys are cached too (bounded), so repeating one costs no query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.directory_cache import DirectoryCache
+from app.db.models import Project
+from app.services.origins import origin_allowed
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectEntry:
+    id: UUID
+    org_id: UUID
+    key: UUID
+    allowed_origins: frozenset[str]
+    """Normalized entries, wildcards included."""
+
+    def as_project(self) -> Project:
+        """A detached Project with the identifiers, for services that take one; never added to a session."""
+        return Project(id=self.id, org_id=self.org_id, key=self.key)
+
+
+class ProjectDirectory:
+    def __init__(self, session_maker: async_sessionmaker[AsyncSession]) -> None:
+        self._session_maker = session_maker
+        self._cache: DirectoryCache[UUID, ProjectEntry] = DirectoryCache()
+        self._all_origins: frozenset[str] = frozenset()
+        self._all_origins_generation: int | None = None
+
+    async def lookup(self, key: UUID, generation: int) -> ProjectEntry | None:
+        self._cache.sync(generation)
+        cached, entry = self._cache.get(key)
+        if not cached:
+            entry = await self._load(key)
+            self._cache.put(key, entry, generation)
+        return entry
+
+    async def any_project_allows(self, origin: str, generation: int) -> bool:
+        """Whether at least one project lists this (normalized) origin: the preflight's question."""
+        if self._all_origins_generation != generation:
+            origins = await self._load_all_origins()
+            self._all_origins, self._all_origins_generation = origins, generation
+        return origin_allowed(origin, self._all_origins)
+
+    async def _load(self, key: UUID) -> ProjectEntry | None:
+        async with self._session_maker() as session:
+            row = (
+                await session.execute(
+                    select(Project.id, Project.org_id, Project.allowed_origins).where(Project.key == key)
+                )
+            ).first()
+        if row is None:
+            return None
+        return ProjectEntry(
+            id=row.id, org_id=row.org_id, key=key, allowed_origins=frozenset(row.allowed_origins)
+        )
+
+    async def _load_all_origins(self) -> frozenset[str]:
+        async with self._session_maker() as session:
+            lists = await session.scalars(select(Project.allowed_origins))
+            return frozenset(origin for origins in lists for origin in origins)

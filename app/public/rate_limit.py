@@ -1,0 +1,138 @@
+"""Fixed-window request budgets per client address per project and per project, for each endpoint (D10).
+
+A window opens at a key's first hit and lasts the configured seconds. Keys hold an HMAC of the client
+address, never the address, and expire with their window. The Redis store answers the cache generation
+in the same round trip, so a public request costs one call to Redis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+from uuid import UUID
+
+from redis.asyncio import Redis
+
+from app.config import RateLimit
+from app.db.cache_generation import CacheGeneration
+
+CLIENT_DIGEST_LENGTH = 32
+"""Hex characters of the keyed hash kept for a client address: 128 bits, enough to never collide."""
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    hits: int
+    expires_in: float
+    """Seconds until the window closes."""
+
+
+class CounterStore(Protocol):
+    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
+        """Count one hit on each (key, seconds) window; return the cache generation and the counts."""
+        ...
+
+
+class MemoryCounters:
+    """Counters of this process; the cache generation comes from its file."""
+
+    SWEEP_ABOVE = 10_000
+
+    def __init__(self, generation: CacheGeneration) -> None:
+        self._generation = generation
+        self._windows: dict[str, list[float]] = {}
+        self._next_sweep = 0.0
+
+    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
+        now = time.monotonic()
+        self._sweep(now)
+        counts = []
+        for key, seconds in windows:
+            window = self._windows.get(key)
+            if window is None or window[1] <= now:
+                window = self._windows[key] = [0, now + seconds]
+            window[0] += 1
+            counts.append(Count(hits=int(window[0]), expires_in=window[1] - now))
+        return await self._generation.current(), counts
+
+    def _sweep(self, now: float) -> None:
+        """Drop closed windows now and then, so distinct clients cannot grow the dict without bound."""
+        if len(self._windows) < self.SWEEP_ABOVE or now < self._next_sweep:
+            return
+        self._windows = {key: window for key, window in self._windows.items() if window[1] > now}
+        self._next_sweep = now + 1.0
+
+
+HIT_SCRIPT = """
+local out = {tonumber(redis.call('GET', KEYS[1]) or '0')}
+for i = 2, #KEYS do
+  local hits = redis.call('INCR', KEYS[i])
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then
+    ttl = tonumber(ARGV[i - 1])
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  end
+  out[#out + 1] = hits
+  out[#out + 1] = ttl
+end
+return out
+"""
+
+
+class RedisCounters:
+    """Counters shared by every worker: one atomic script reads the generation and counts the hits."""
+
+    def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
+        self._script = client.register_script(HIT_SCRIPT)
+        self._prefix = prefix
+        self._generation_key = generation_key
+
+    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
+        keys = [self._generation_key, *(self._prefix + key for key, _ in windows)]
+        reply = await self._script(keys=keys, args=[seconds * 1000 for _, seconds in windows])
+        counts = [
+            Count(hits=int(reply[i]), expires_in=int(reply[i + 1]) / 1000) for i in range(1, len(reply), 2)
+        ]
+        return int(reply[0]), counts
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    generation: int
+    retry_after: int | None
+    """Whole seconds to wait when a budget is spent; None when the request is within budget."""
+
+
+class RateLimiter:
+    def __init__(
+        self, store: CounterStore, secret_key: str, per_client: RateLimit, per_project: RateLimit
+    ) -> None:
+        self._store = store
+        self._secret = secret_key.encode()
+        self._per_client = per_client
+        self._per_project = per_project
+
+    def client_digest(self, address: str) -> str:
+        return hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()[:CLIENT_DIGEST_LENGTH]
+
+    async def hit(self, endpoint: str, project_key: UUID, address: str) -> Verdict:
+        """Count this request against both budgets of the project's endpoint."""
+        base = f"rate:{endpoint}:{project_key.hex}"
+        limits = (self._per_client, self._per_project)
+        generation, counts = await self._store.hit(
+            [
+                (f"{base}:client:{self.client_digest(address)}", self._per_client.seconds),
+                (f"{base}:project", self._per_project.seconds),
+            ]
+        )
+        waits = [
+            count.expires_in
+            for count, limit in zip(counts, limits, strict=True)
+            if count.hits > limit.requests
+        ]
+        return Verdict(generation, max(1, math.ceil(max(waits))) if waits else None)

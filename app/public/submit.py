@@ -1,0 +1,115 @@
+"""The four public collection endpoints the widgets call from visitors' browsers, without a token (D2, D10).
+
+Each one decodes and validates its body (400), passes the gate (404, 403, 429), then stores and commits
+before it answers. Bodies are JSON; a `text/plain` content type is read as JSON too, because that is
+what navigator.sendBeacon and preflight-free fetch() send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, post
+from litestar.datastructures import State
+from litestar.di import Provide
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import FeedbackSource
+from app.errors import error_responses
+from app.public.gate import PublicGate
+from app.schemas.contact_requests import PublicContactBody
+from app.schemas.feedback_requests import PublicFeedbackBody
+from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
+from app.schemas.rating_requests import PublicHelpfulRatingBody, PublicTypedRatingBody
+from app.services.contact_messages import ContactMessages
+from app.services.feedback_items import FeedbackItems
+from app.services.rating_input import helpful_input, typed_input
+from app.services.rating_writer import add_ratings
+from app.strict_body import strict_body
+
+WIDGET_ACTOR = "widget"
+ERRORS = error_responses(400, 403, 404, 413, 429)
+
+
+def provide_gate(state: State) -> PublicGate:
+    gate: PublicGate = state.public_gate
+    return gate
+
+
+class PublicSubmitController(Controller):
+    path = "/"
+    tags = ["Public collection"]
+    dependencies = {"gate": Provide(provide_gate, sync_to_thread=False)}
+
+    @post("/rating/submit", status_code=204, summary="Submit a helpful rating", responses=ERRORS)
+    async def submit_helpful_rating(
+        self,
+        request: Request[Any, Any, Any],
+        data: PublicHelpfulRatingBody,
+        gate: PublicGate,
+        db_session: AsyncSession,
+    ) -> None:
+        data = await strict_body(request, data)
+        rating = helpful_input(data)
+        project = await gate.admit(request, "rating", data.project_key)
+        await add_ratings(db_session, [(project.id, rating)])
+        await db_session.commit()
+
+    @post("/ratings", status_code=201, summary="Submit a helpful, star or nps rating", responses=ERRORS)
+    async def submit_typed_rating(
+        self,
+        request: Request[Any, Any, Any],
+        data: PublicTypedRatingBody,
+        gate: PublicGate,
+        db_session: AsyncSession,
+    ) -> TypedRatingReceipt:
+        data = await strict_body(request, data)
+        rating = typed_input(data)
+        project = await gate.admit(request, "ratings", data.project_key)
+        [stored] = await add_ratings(db_session, [(project.id, rating)])
+        await db_session.commit()
+        return TypedRatingReceipt(id=str(stored.id), rating_type=stored.rating_type)
+
+    @post("/feedback/submit", status_code=200, summary="Submit a feedback item", responses=ERRORS)
+    async def submit_feedback(
+        self,
+        request: Request[Any, Any, Any],
+        data: PublicFeedbackBody,
+        gate: PublicGate,
+        db_session: AsyncSession,
+    ) -> StoredReceipt:
+        data = await strict_body(request, data)
+        project = await gate.admit(request, "feedback", data.project_key)
+        if data.website:  # the honeypot: answered like a success so the bot learns nothing
+            return StoredReceipt()
+        await FeedbackItems(db_session, project.as_project(), WIDGET_ACTOR).create(
+            message=data.message,
+            type=data.type,
+            source=FeedbackSource.WIDGET,
+            path=data.path,
+            version=data.version,
+            submitted_by=data.submitted_by,
+        )
+        return StoredReceipt()
+
+    @post("/contact/submit", status_code=200, summary="Submit a contact message", responses=ERRORS)
+    async def submit_contact(
+        self,
+        request: Request[Any, Any, Any],
+        data: PublicContactBody,
+        gate: PublicGate,
+        db_session: AsyncSession,
+    ) -> StoredReceipt:
+        data = await strict_body(request, data)
+        project = await gate.admit(request, "contact", data.project_key)
+        if data.website:
+            return StoredReceipt()
+        await ContactMessages(db_session, project.as_project()).create(
+            name=data.name,
+            email=data.email,
+            message=data.message,
+            subject=data.subject,
+            path=data.path,
+            version=data.version,
+        )
+        return StoredReceipt()

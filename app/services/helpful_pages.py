@@ -1,0 +1,41 @@
+"""The pages with the most "not helpful" votes, so a docs team sees where to work first. Read from the
+exact rating counters (archived ratings are already out of them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import ALL_PATHS, Project, RatingCounter, RatingType
+
+
+@dataclass(frozen=True)
+class PageVotes:
+    path: str
+    not_helpful: int
+    helpful: int
+
+    @property
+    def percentage(self) -> float:
+        total = self.helpful + self.not_helpful
+        return round(100 * self.helpful / total, 1) if total else 0.0
+
+
+async def most_not_helpful(session: AsyncSession, project: Project, limit: int = 10) -> list[PageVotes]:
+    not_helpful = func.sum(case((RatingCounter.value == 0, RatingCounter.count), else_=0))
+    helpful = func.sum(case((RatingCounter.value == 1, RatingCounter.count), else_=0))
+    rows = await session.execute(
+        select(RatingCounter.path, not_helpful, helpful)
+        .where(
+            RatingCounter.project_id == project.id,
+            RatingCounter.rating_type == RatingType.HELPFUL.value,
+            RatingCounter.path != ALL_PATHS,
+        )
+        .group_by(RatingCounter.path)
+        .having(not_helpful > 0)
+        .order_by(not_helpful.desc(), RatingCounter.path)
+        .limit(limit)
+    )
+    return [PageVotes(path, int(down), int(up)) for path, down, up in rows.tuples()]

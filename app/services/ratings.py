@@ -1,0 +1,65 @@
+"""Ratings of one project: create, list, read and archive. Every query here is filtered by that project."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Project, Rating, RatingType
+from app.errors import NotFound
+from app.services.projects import parse_uuid
+from app.services.rating_input import RatingInput
+from app.services.rating_stats import counted_total
+from app.services.rating_writer import add_ratings, archive_rating
+
+
+class Ratings:
+    def __init__(self, session: AsyncSession, project: Project) -> None:
+        self.session = session
+        self.project = project
+
+    async def create(self, item: RatingInput) -> Rating:
+        """Store one rating with its counters and commit before returning."""
+        [rating] = await add_ratings(self.session, [(self.project.id, item)])
+        await self.session.commit()
+        return rating
+
+    async def page(
+        self,
+        rating_type: RatingType,
+        *,
+        page: int,
+        limit: int,
+        path: str | None = None,
+        value: int | None = None,
+    ) -> tuple[list[Rating], int]:
+        """One page of non-archived ratings, newest first, and the exact total from the counters."""
+        query = select(Rating).where(
+            Rating.project_id == self.project.id,
+            Rating.rating_type == str(rating_type),
+            Rating.archived.is_(False),
+        )
+        if path is not None:
+            query = query.where(Rating.path == path)
+        if value is not None:
+            query = query.where(Rating.value == value)
+        query = (
+            query.order_by(Rating.created_at.desc(), Rating.id.desc()).offset((page - 1) * limit).limit(limit)
+        )
+        total = await counted_total(self.session, self.project, rating_type, path, value)
+        return list(await self.session.scalars(query)), total
+
+    async def get(self, rating_id: str) -> Rating:
+        """One rating of this project, archived or not; 404 when the project has no such rating."""
+        ident = parse_uuid(rating_id, "rating_id")
+        rating = await self.session.scalar(
+            select(Rating).where(Rating.id == ident, Rating.project_id == self.project.id)
+        )
+        if rating is None:
+            raise NotFound("no rating with this id in this project")
+        return rating
+
+    async def archive(self, rating_id: str) -> None:
+        """Soft-delete; archiving an archived rating changes nothing (idempotent)."""
+        await archive_rating(self.session, await self.get(rating_id))
+        await self.session.commit()

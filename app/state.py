@@ -1,0 +1,48 @@
+"""The long-lived objects of one worker process, kept in the application state: the caches of project
+keys and token digests, the shared cache generation and the public endpoints' gate."""
+
+from __future__ import annotations
+
+from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
+from litestar import Litestar
+from litestar.datastructures import State
+from redis.asyncio import Redis
+
+from app.config import Settings
+from app.db.cache_generation import cache_generation, generation_key
+from app.public.gate import PublicGate
+from app.public.project_directory import ProjectDirectory
+from app.public.rate_limit import CounterStore, MemoryCounters, RateLimiter, RedisCounters
+from tenants.token_directory import TokenDirectory
+
+
+def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
+    session_maker = db_config.create_session_maker()
+    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    generation = cache_generation(settings, redis)
+    counters: CounterStore = (
+        RedisCounters(redis, settings.redis_prefix, generation_key(settings))
+        if redis is not None
+        else MemoryCounters(generation)
+    )
+    limiter = RateLimiter(
+        counters, settings.secret_key, settings.rate_limit_client, settings.rate_limit_project
+    )
+    projects = ProjectDirectory(session_maker)
+    return State(
+        {
+            "settings": settings,
+            "session_maker": session_maker,
+            "redis": redis,
+            "cache_generation": generation,
+            "token_directory": TokenDirectory(session_maker, generation),
+            "project_directory": projects,
+            "public_gate": PublicGate(settings, projects, limiter),
+        }
+    )
+
+
+async def close_state(app: Litestar) -> None:
+    redis: Redis | None = app.state.redis
+    if redis is not None:
+        await redis.aclose()

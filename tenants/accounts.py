@@ -1,0 +1,62 @@
+"""Console accounts: signing up (a new organization with its owner) and checking a password at login."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import InvalidRequest
+from tenants.models import Membership, Organization, User
+from tenants.organizations import check_email, check_org_name, check_password, create_organization
+from tenants.passwords import hash_password, verify_password
+
+_UNKNOWN_USER_HASH: str | None = None
+"""A real argon2id hash checked when the email is unknown, so a miss costs as much as a wrong password."""
+
+
+@dataclass(frozen=True)
+class SignedUp:
+    user: User
+    organization: Organization
+
+
+async def find_user(session: AsyncSession, email: str) -> User | None:
+    return await session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))
+
+
+async def sign_up(session: AsyncSession, *, org_name: str, email: str, password: str) -> SignedUp:
+    """A new organization owned by a new user. An email that already has an account must log in instead,
+    otherwise anyone could attach organizations to someone else's account."""
+    check_org_name(org_name)
+    email = check_email(email)
+    check_password(password)
+    if await find_user(session, email) is not None:
+        raise InvalidRequest("email", "already has an account; log in instead")
+    org = await create_organization(session, name=org_name, owner_email=email, owner_password=password)
+    user = await find_user(session, email)
+    assert user is not None
+    return SignedUp(user=user, organization=org)
+
+
+async def authenticate(session: AsyncSession, email: str, password: str) -> User | None:
+    """The user whose email and password these are, or None (same cost either way)."""
+    global _UNKNOWN_USER_HASH
+    user = await find_user(session, email)
+    if user is None:
+        if _UNKNOWN_USER_HASH is None:
+            _UNKNOWN_USER_HASH = await hash_password("not a real password, only a timing equaliser")
+        await verify_password(_UNKNOWN_USER_HASH, password)
+        return None
+    return user if await verify_password(user.password_hash, password) else None
+
+
+async def first_membership(session: AsyncSession, user: User) -> Membership | None:
+    """The organization a user lands in after logging in: the oldest membership."""
+    return await session.scalar(
+        select(Membership)
+        .where(Membership.user_id == user.id)
+        .order_by(Membership.created_at, Membership.id)
+        .limit(1)
+    )

@@ -1,0 +1,111 @@
+"""Invitations to join an organization: a one-time link shown once (there is no mail yet).
+
+Only the SHA-256 digest of the link's secret is stored, as for access tokens.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from uuid import UUID
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import InvalidRequest, NotFound
+from app.timestamps import utc_now
+from tenants.members import Members, check_role
+from tenants.models import Invitation, Membership, Organization, User
+from tenants.organizations import check_email, check_password
+from tenants.passwords import hash_password, verify_password
+from tenants.token_format import token_digest
+
+INVITATION_LIFETIME = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class IssuedInvitation:
+    record: Invitation
+    secret: str
+    """The value in the link: returned once, never stored."""
+
+
+@dataclass(frozen=True)
+class OpenInvitation:
+    record: Invitation
+    organization: Organization
+    has_account: bool
+
+
+class Invitations:
+    """Invitations of one organization."""
+
+    def __init__(self, session: AsyncSession, org_id: UUID) -> None:
+        self.session = session
+        self.org_id = org_id
+
+    async def create(self, *, email: str, role: str, created_by: UUID | None) -> IssuedInvitation:
+        secret = secrets.token_urlsafe(32)
+        record = Invitation(
+            org_id=self.org_id,
+            email=check_email(email),
+            role=check_role(role).value,
+            token_digest=token_digest(secret),
+            expires_at=utc_now() + INVITATION_LIFETIME,
+            created_by=created_by,
+        )
+        self.session.add(record)
+        await self.session.commit()
+        return IssuedInvitation(record=record, secret=secret)
+
+    async def pending(self) -> list[Invitation]:
+        result = await self.session.scalars(
+            select(Invitation)
+            .where(
+                Invitation.org_id == self.org_id,
+                Invitation.accepted_at.is_(None),
+                Invitation.expires_at > utc_now(),
+            )
+            .order_by(Invitation.created_at.desc())
+        )
+        return list(result)
+
+    async def cancel(self, invitation_id: UUID) -> None:
+        record = await self.session.scalar(
+            select(Invitation).where(Invitation.org_id == self.org_id, Invitation.id == invitation_id)
+        )
+        if record is None:
+            raise NotFound("no such invitation in this organization")
+        await self.session.delete(record)
+        await self.session.commit()
+
+
+async def open_invitation(session: AsyncSession, secret: str) -> OpenInvitation:
+    """The unused, unexpired invitation behind a link; 404 otherwise (whatever the reason)."""
+    record = await session.scalar(select(Invitation).where(Invitation.token_digest == token_digest(secret)))
+    if record is None or record.accepted_at is not None or record.expires_at <= utc_now():
+        raise NotFound("this invitation link is unknown, used or expired")
+    org = await session.get(Organization, record.org_id)
+    if org is None:
+        raise NotFound("this invitation link is unknown, used or expired")
+    user = await session.scalar(select(User).where(User.email == record.email))
+    return OpenInvitation(record=record, organization=org, has_account=user is not None)
+
+
+async def accept_invitation(session: AsyncSession, secret: str, password: str) -> tuple[User, Membership]:
+    """Join the invited email's account (its password proves it) or create it with this password."""
+    invitation = await open_invitation(session, secret)
+    record = invitation.record
+    user = await session.scalar(select(User).where(User.email == record.email))
+    if user is None:
+        check_password(password)
+        user = User(email=record.email, password_hash=await hash_password(password))
+        session.add(user)
+        await session.flush()
+    elif not await verify_password(user.password_hash, password):
+        raise InvalidRequest("password", "is not the password of this account")
+    record.accepted_at = utc_now()
+    membership = await Members(session, record.org_id).add(user.id, record.role)
+    await session.commit()
+    return user, membership

@@ -1,0 +1,97 @@
+"""Members of one organization and their roles. An organization always keeps at least one owner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import InvalidRequest, NotFound
+from tenants.models import Membership, Role, User
+
+ROLE_RANK = {Role.MEMBER: 0, Role.ADMIN: 1, Role.OWNER: 2}
+
+
+def check_role(role: str) -> Role:
+    try:
+        return Role(role)
+    except ValueError:
+        raise InvalidRequest("role", "must be owner, admin or member") from None
+
+
+def role_at_least(role: str, needed: Role) -> bool:
+    return ROLE_RANK[Role(role)] >= ROLE_RANK[needed]
+
+
+@dataclass(frozen=True)
+class Member:
+    membership_id: UUID
+    user_id: UUID
+    email: str
+    role: str
+    joined_at: datetime
+
+
+class Members:
+    """Memberships of one organization; every query is filtered by it."""
+
+    def __init__(self, session: AsyncSession, org_id: UUID) -> None:
+        self.session = session
+        self.org_id = org_id
+
+    async def list(self) -> list[Member]:
+        rows = await self.session.execute(
+            select(Membership, User.email)
+            .join(User, User.id == Membership.user_id)
+            .where(Membership.org_id == self.org_id)
+            .order_by(Membership.created_at, Membership.id)
+        )
+        return [Member(m.id, m.user_id, email, m.role, m.created_at) for m, email in rows.tuples()]
+
+    async def get(self, membership_id: UUID) -> Membership:
+        membership = await self.session.scalar(
+            select(Membership).where(Membership.org_id == self.org_id, Membership.id == membership_id)
+        )
+        if membership is None:
+            raise NotFound("no such member in this organization")
+        return membership
+
+    async def add(self, user_id: UUID, role: str) -> Membership:
+        """Join a user to the organization (an existing membership keeps its role). Commits."""
+        existing = await self.session.scalar(
+            select(Membership).where(Membership.org_id == self.org_id, Membership.user_id == user_id)
+        )
+        if existing is not None:
+            return existing
+        membership = Membership(org_id=self.org_id, user_id=user_id, role=check_role(role).value)
+        self.session.add(membership)
+        await self.session.commit()
+        return membership
+
+    async def change_role(self, membership_id: UUID, role: str) -> Membership:
+        new_role = check_role(role)
+        membership = await self.get(membership_id)
+        if membership.role == Role.OWNER and new_role != Role.OWNER:
+            await self._keep_an_owner()
+        membership.role = new_role.value
+        await self.session.commit()
+        return membership
+
+    async def remove(self, membership_id: UUID) -> None:
+        membership = await self.get(membership_id)
+        if membership.role == Role.OWNER:
+            await self._keep_an_owner()
+        await self.session.delete(membership)
+        await self.session.commit()
+
+    async def _keep_an_owner(self) -> None:
+        owners = await self.session.scalar(
+            select(func.count())
+            .select_from(Membership)
+            .where(Membership.org_id == self.org_id, Membership.role == Role.OWNER.value)
+        )
+        if (owners or 0) <= 1:
+            raise InvalidRequest("role", "the organization must keep at least one owner")

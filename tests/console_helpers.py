@@ -1,0 +1,77 @@
+"""Driving the console in HTTP tests: a client that keeps its cookies, reads the CSRF token from the
+pages it gets, and signs in like a person would; users arranged through the tenants services."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from httpx import Response
+from litestar import Litestar
+from litestar.stores.memory import MemoryStore
+from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
+from tenants.members import Members
+from tenants.models import User
+from tenants.passwords import hash_password
+
+PASSWORD = "correct horse battery"
+CSRF_FIELD = re.compile(r'name="_csrf_token" value="([^"]+)"')
+
+
+def use_memory_stores(app: Litestar) -> None:
+    """Sessions and login counters in memory, so tests leave nothing under var/."""
+    app.stores.register(SESSION_STORE, MemoryStore(), allow_override=True)
+    app.stores.register(LOGIN_ATTEMPT_STORE, MemoryStore(), allow_override=True)
+
+
+async def add_user(
+    session_maker: async_sessionmaker[AsyncSession], org_id: UUID, email: str, role: str
+) -> User:
+    async with session_maker() as session:
+        user = User(email=email, password_hash=await hash_password(PASSWORD))
+        session.add(user)
+        await session.commit()
+        await Members(session, org_id).add(user.id, role)
+        return user
+
+
+@dataclass
+class Console:
+    client: AsyncTestClient[Litestar]
+    csrf: str = ""
+
+    async def get(self, url: str, **kwargs: Any) -> Response:
+        response = await self.client.get(url, **kwargs)
+        if match := CSRF_FIELD.search(response.text):
+            self.csrf = match.group(1)
+        return response
+
+    async def post(self, url: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Response:
+        if not self.csrf:
+            await self.get("/login")
+        response = await self.client.post(url, data={"_csrf_token": self.csrf, **(data or {})}, **kwargs)
+        if match := CSRF_FIELD.search(response.text):
+            self.csrf = match.group(1)
+        return response
+
+    async def htmx_post(self, url: str, data: dict[str, Any] | None = None) -> Response:
+        """As htmx sends it: the token in the header named on <body hx-headers>."""
+        if not self.csrf:
+            await self.get("/login")
+        return await self.client.post(
+            url, data=data or {}, headers={"HX-Request": "true", "X-CSRFToken": self.csrf}
+        )
+
+    async def login(self, email: str, password: str = PASSWORD) -> Response:
+        await self.get("/login")
+        return await self.post("/login", {"email": email, "password": password}, follow_redirects=False)
+
+
+def errors_in(html: str) -> list[str]:
+    """The messages shown beside fields or at the top of a form."""
+    return re.findall(r'class="error[^"]*"[^>]*>([^<]+)<', html)

@@ -1,0 +1,128 @@
+"""Members: invitations shown once, accepted by new and existing accounts; roles; removal; one owner kept."""
+
+from __future__ import annotations
+
+import re
+
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tenants.models import User
+from tests.console_helpers import PASSWORD, Console, add_user, errors_in
+from tests.factories import Tenant
+
+LINK = re.compile(r'<code id="invitation-link">http://127\.0\.0\.1:8000(/invitations/[A-Za-z0-9_-]+)</code>')
+
+
+async def invite(console: Console, email: str, role: str) -> str:
+    response = await console.post("/members/invitations", {"email": email, "role": role})
+    match = LINK.search(response.text)
+    assert match is not None, response.text
+    return match.group(1)
+
+
+async def test_invited_new_user_creates_an_account_and_joins(
+    console: Console, owner: User, app: Litestar
+) -> None:
+    await console.login(owner.email)
+    await console.get("/members")
+    path = await invite(console, "new@org-a.example", "member")
+    assert LINK.search((await console.get("/members")).text) is None  # shown once
+    assert "new@org-a.example as member" in (await console.get("/members")).text
+
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        page = await guest.get(path)
+        assert "Join Org A" in page.text and "Create account and join" in page.text
+        short = await guest.post(path, {"password": "short"})
+        assert errors_in(short.text) == ["Must be at least 10 characters"]
+        joined = await guest.post(path, {"password": "a new long password"}, follow_redirects=False)
+        assert joined.headers["location"] == "/projects"
+        assert "new@org-a.example · member" in (await guest.get("/projects")).text
+        assert (await guest.get(path)).status_code == 404  # used
+
+
+async def test_existing_account_joins_with_its_own_password(
+    console: Console,
+    owner: User,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    app: Litestar,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    elsewhere = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
+    await console.login(owner.email)
+    await console.get("/members")
+    path = await invite(console, elsewhere.email, "admin")
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        await guest.get(path)
+        wrong = await guest.post(path, {"password": "not my password"})
+        assert errors_in(wrong.text) == ["Is not the password of this account"]
+        joined = await guest.post(path, {"password": PASSWORD}, follow_redirects=False)
+        assert joined.status_code == 303
+    members = (await console.get("/members")).text
+    assert "b@org-b.example" in members
+
+
+async def test_roles_change_and_the_last_owner_stays(
+    console: Console, owner: User, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    await add_user(session_maker, tenant.org_id, "m@org-a.example", "member")
+    await console.login(owner.email)
+    page = (await console.get("/members")).text
+    ids = {
+        email: mid
+        for mid, email in re.findall(
+            r'<label class="visually-hidden" for="role-([0-9a-f-]+)">Role of ([^<]+)</label>', page
+        )
+    }
+    promoted = await console.htmx_post(f"/members/{ids['m@org-a.example']}/role", {"role": "admin"})
+    assert re.search(r'<option value="admin" selected>', promoted.text)
+    last_owner = await console.htmx_post(f"/members/{ids[owner.email]}/role", {"role": "member"})
+    assert last_owner.status_code == 400
+    assert "The organization must keep at least one owner" in errors_in(last_owner.text)
+    cannot_leave = await console.htmx_post(f"/members/{ids[owner.email]}/remove")
+    assert cannot_leave.status_code == 400
+
+
+async def test_removed_member_is_signed_out_at_once(
+    console: Console,
+    owner: User,
+    tenant: Tenant,
+    app: Litestar,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    await add_user(session_maker, tenant.org_id, "m@org-a.example", "member")
+    async with AsyncTestClient(app=app) as other:
+        member = Console(other)
+        await member.login("m@org-a.example")
+        assert (await member.get("/projects")).status_code == 200
+        await console.login(owner.email)
+        page = (await console.get("/members")).text
+        mid = re.search(r'for="role-([0-9a-f-]+)">Role of m@org-a\.example', page)
+        assert mid is not None
+        await console.htmx_post(f"/members/{mid.group(1)}/remove")
+        assert (await member.get("/projects", follow_redirects=False)).headers["location"] == "/login"
+
+
+async def test_password_guesses_through_an_invitation_are_throttled(
+    console: Console,
+    owner: User,
+    other_tenant: Tenant,
+    app: Litestar,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    elsewhere = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
+    await console.login(owner.email)
+    await console.get("/members")
+    path = await invite(console, elsewhere.email, "member")
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        await guest.get(path)
+        for _ in range(5):
+            assert (await guest.post(path, {"password": "a wrong guess"})).status_code == 400
+        blocked = await guest.post(path, {"password": PASSWORD})
+        assert blocked.status_code == 429
+        assert "Too many failed attempts" in blocked.text

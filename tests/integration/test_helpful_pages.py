@@ -1,0 +1,37 @@
+"""Pages ranked by "not helpful" votes, from the counters: archived votes and other projects left out."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import Rating
+from app.schemas.rating_requests import HelpfulRatingBody
+from app.services.helpful_pages import PageVotes, most_not_helpful
+from app.services.rating_input import helpful_input
+from app.services.rating_writer import add_ratings, archive_rating
+from tests.factories import Tenant
+
+
+async def vote(session: AsyncSession, tenant: Tenant, path: str, *values: bool) -> list[Rating]:
+    rows = await add_ratings(
+        session, [(tenant.project.id, helpful_input(HelpfulRatingBody(value=v, path=path))) for v in values]
+    )
+    await session.commit()
+    return list(rows)
+
+
+async def test_pages_ranked_by_not_helpful_votes(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, other_tenant: Tenant
+) -> None:
+    async with session_maker() as session:
+        await vote(session, tenant, "/install", False, False, True)
+        await vote(session, tenant, "/faq", False, True, True, True)
+        await vote(session, tenant, "/home", True)
+        archived = await vote(session, tenant, "/faq", False, False)
+        for rating in archived:
+            await archive_rating(session, rating)
+        await session.commit()
+        await vote(session, other_tenant, "/install", False, False, False)
+        ranked = await most_not_helpful(session, tenant.project)
+    assert ranked == [PageVotes("/install", 2, 1), PageVotes("/faq", 1, 3)]
+    assert ranked[1].percentage == 75.0

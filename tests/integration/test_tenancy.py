@@ -1,0 +1,143 @@
+"""Tenancy, checked on every project-scoped route the application serves (found by walking `app.routes`,
+so a route added later is covered without touching this file).
+
+- Organization B's token on organization A's project: 403, whatever the method, ids or body.
+- A read token on POST / PATCH / PUT / DELETE: 403.
+- A's token on A's own project with the id of a resource of B's project: 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from uuid import uuid4
+
+from litestar import Litestar
+from litestar.routes import HTTPRoute
+from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.schemas.rating_requests import HelpfulRatingBody
+from app.services.contact_messages import ContactMessages
+from app.services.feedback_items import FeedbackItems
+from app.services.rating_input import helpful_input
+from app.services.rating_writer import add_ratings
+from tests.factories import Tenant
+
+PROJECT_PREFIX = "/api/v1/projects/{project_id}"
+WRITE_METHODS = {"POST", "PATCH", "PUT", "DELETE"}
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path_format: str
+    id_parameters: tuple[str, ...]
+
+    def url(self, project_id: str, ids: Callable[[str], str]) -> str:
+        values = {name: ids(name) for name in self.id_parameters}
+        return self.path_format.format(project_id=project_id, **values)
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path_format}"
+
+
+def project_endpoints(app: Litestar) -> list[Endpoint]:
+    """Every method of every route under /api/v1/projects/{project_id}, read from the app itself."""
+    endpoints = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path_format.startswith(PROJECT_PREFIX):
+            continue
+        others = tuple(name for name in route.path_parameters if name != "project_id")
+        for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
+            endpoints.append(Endpoint(method, route.path_format, others))
+    return endpoints
+
+
+async def call(client: AsyncTestClient, endpoint: Endpoint, url: str, headers: dict[str, str]) -> int:
+    body = {"json": {}} if endpoint.method in WRITE_METHODS else {}
+    response = await client.request(endpoint.method, url, headers=headers, **body)
+    return response.status_code
+
+
+def random_ids(_: str) -> str:
+    return str(uuid4())
+
+
+def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
+    found = {str(e) for e in project_endpoints(app)}
+    assert {
+        "GET /api/v1/projects/{project_id}",
+        "GET /api/v1/projects/{project_id}/feedback",
+        "POST /api/v1/projects/{project_id}/feedback",
+        "PATCH /api/v1/projects/{project_id}/feedback/{feedback_id}",
+        "DELETE /api/v1/projects/{project_id}/contact-messages/{message_id}",
+    } <= found
+
+
+async def test_another_organizations_token_gets_403_everywhere(
+    app: Litestar, client: AsyncTestClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    wrong = []
+    for endpoint in project_endpoints(app):
+        for project_ref in (tenant.project_id, tenant.project_key):
+            for headers in (other_tenant.headers, other_tenant.read_headers):
+                status = await call(client, endpoint, endpoint.url(project_ref, random_ids), headers)
+                if status != 403:
+                    wrong.append(f"{endpoint} ({project_ref}): {status}")
+    assert wrong == []
+
+
+async def test_read_tokens_get_403_on_every_write(
+    app: Litestar, client: AsyncTestClient, tenant: Tenant
+) -> None:
+    writes = [e for e in project_endpoints(app) if e.method in WRITE_METHODS]
+    assert writes
+    wrong = []
+    for endpoint in writes:
+        status = await call(
+            client, endpoint, endpoint.url(tenant.project_id, random_ids), tenant.read_headers
+        )
+        if status != 403:
+            wrong.append(f"{endpoint}: {status}")
+    assert wrong == []
+
+
+async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], owner: Tenant) -> dict[str, str]:
+    """One resource of each kind in the other organization's project, by the path parameter naming it.
+
+    A new kind of id in a project route makes the test below fail until it is added here.
+    """
+    async with session_maker() as session:
+        feedback = await FeedbackItems(session, owner.project, "tests").create(message="B's feedback")
+        message = await ContactMessages(session, owner.project).create(
+            name="B", email="b@example.org", message="B's message"
+        )
+        body = HelpfulRatingBody(value=True, path="/b")
+        (rating,) = await add_ratings(session, [(owner.project.id, helpful_input(body))])
+        await session.commit()
+    return {"feedback_id": str(feedback.id), "message_id": str(message.id), "rating_id": str(rating.id)}
+
+
+async def test_ids_of_another_projects_resources_are_404_under_ones_own_project(
+    app: Litestar,
+    client: AsyncTestClient,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    foreign = await foreign_resources(session_maker, other_tenant)
+    with_ids = [e for e in project_endpoints(app) if e.id_parameters]
+    unknown = {name for e in with_ids for name in e.id_parameters} - foreign.keys()
+    assert not unknown, f"add a resource of another project for {sorted(unknown)} in foreign_resources()"
+    wrong = []
+    for endpoint in with_ids:
+        status = await call(
+            client, endpoint, endpoint.url(tenant.project_id, foreign.__getitem__), tenant.headers
+        )
+        if status != 404:
+            wrong.append(f"{endpoint}: {status}")
+    assert wrong == []
+    other_feedback = f"/api/v1/projects/{other_tenant.project_id}/feedback/{foreign['feedback_id']}"
+    still = await client.get(other_feedback, headers=other_tenant.headers)
+    assert (still.status_code, still.json()["archived"]) == (200, False)
