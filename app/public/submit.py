@@ -1,8 +1,9 @@
 """The four public collection endpoints the widgets call from visitors' browsers, without a token (D2, D10).
 
 Each one decodes and validates its body (400), passes the gate (404, 403, 429), then stores and commits
-before it answers. Bodies are JSON; a `text/plain` content type is read as JSON too, because that is
-what navigator.sendBeacon and preflight-free fetch() send.
+before it answers; ratings go through group commit and are answered once their batch is committed.
+Bodies are JSON; a `text/plain` content type is read as JSON too, because that is what
+navigator.sendBeacon and preflight-free fetch() send.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
 from app.schemas.rating_requests import PublicHelpfulRatingBody, PublicTypedRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.services.group_commit import RatingGroupCommit
 from app.services.rating_input import helpful_input, typed_input
-from app.services.rating_writer import add_ratings
 from app.strict_body import strict_body
 
 WIDGET_ACTOR = "widget"
@@ -36,10 +37,18 @@ def provide_gate(state: State) -> PublicGate:
     return gate
 
 
+def provide_rating_writer(state: State) -> RatingGroupCommit:
+    writer: RatingGroupCommit = state.rating_writer
+    return writer
+
+
 class PublicSubmitController(Controller):
     path = "/"
     tags = ["Public collection"]
-    dependencies = {"gate": Provide(provide_gate, sync_to_thread=False)}
+    dependencies = {
+        "gate": Provide(provide_gate, sync_to_thread=False),
+        "ratings": Provide(provide_rating_writer, sync_to_thread=False),
+    }
 
     @post("/rating/submit", status_code=204, summary="Submit a helpful rating", responses=ERRORS)
     async def submit_helpful_rating(
@@ -47,13 +56,12 @@ class PublicSubmitController(Controller):
         request: Request[Any, Any, Any],
         data: PublicHelpfulRatingBody,
         gate: PublicGate,
-        db_session: AsyncSession,
+        ratings: RatingGroupCommit,
     ) -> None:
         data = await strict_body(request, data)
         rating = helpful_input(data)
         project = await gate.admit(request, "rating", data.project_key)
-        await add_ratings(db_session, [(project.id, rating)])
-        await db_session.commit()
+        await ratings.submit(project.id, rating)
 
     @post("/ratings", status_code=201, summary="Submit a helpful, star or nps rating", responses=ERRORS)
     async def submit_typed_rating(
@@ -61,13 +69,12 @@ class PublicSubmitController(Controller):
         request: Request[Any, Any, Any],
         data: PublicTypedRatingBody,
         gate: PublicGate,
-        db_session: AsyncSession,
+        ratings: RatingGroupCommit,
     ) -> TypedRatingReceipt:
         data = await strict_body(request, data)
         rating = typed_input(data)
         project = await gate.admit(request, "ratings", data.project_key)
-        [stored] = await add_ratings(db_session, [(project.id, rating)])
-        await db_session.commit()
+        stored = await ratings.submit(project.id, rating)
         return TypedRatingReceipt(id=str(stored.id), rating_type=stored.rating_type)
 
     @post("/feedback/submit", status_code=200, summary="Submit a feedback item", responses=ERRORS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 from sqlalchemy import insert, update
@@ -15,13 +16,15 @@ from app.services.rating_input import RatingInput
 from app.timestamps import utc_now
 
 
-async def add_ratings(session: AsyncSession, items: Sequence[tuple[UUID, RatingInput]]) -> list[Rating]:
+async def add_ratings(
+    session: AsyncSession, items: Sequence[tuple[UUID, RatingInput]], *, created_at: datetime | None = None
+) -> list[Rating]:
     """Insert one rating per (project_id, input) and count them, in the caller's transaction.
 
     Ids and timestamps are set here so that one multi-row INSERT serves a whole batch and the
-    counters are keyed by the same UTC day the row carries.
+    counters are keyed by the same UTC day the row carries. `created_at` is for imports of history.
     """
-    now = utc_now()
+    now = created_at or utc_now()
     ratings = [
         Rating(
             id=uuid7(),
