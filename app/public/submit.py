@@ -12,7 +12,6 @@ from typing import Any
 
 from litestar import Controller, Request, post
 from litestar.datastructures import State
-from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackSource
@@ -32,12 +31,12 @@ WIDGET_ACTOR = "widget"
 ERRORS = error_responses(400, 403, 404, 413, 429)
 
 
-def provide_gate(state: State) -> PublicGate:
+def _gate(state: State) -> PublicGate:
     gate: PublicGate = state.public_gate
     return gate
 
 
-def provide_rating_writer(state: State) -> RatingGroupCommit:
+def _rating_writer(state: State) -> RatingGroupCommit:
     writer: RatingGroupCommit = state.rating_writer
     return writer
 
@@ -45,36 +44,32 @@ def provide_rating_writer(state: State) -> RatingGroupCommit:
 class PublicSubmitController(Controller):
     path = "/"
     tags = ["Public collection"]
-    dependencies = {
-        "gate": Provide(provide_gate, sync_to_thread=False),
-        "ratings": Provide(provide_rating_writer, sync_to_thread=False),
-    }
+    # The per-worker objects come straight from the application state: resolving two dependencies
+    # would cost Litestar a task group per request on the hottest path.
 
     @post("/rating/submit", status_code=204, summary="Submit a helpful rating", responses=ERRORS)
     async def submit_helpful_rating(
         self,
         request: Request[Any, Any, Any],
         data: PublicHelpfulRatingBody,
-        gate: PublicGate,
-        ratings: RatingGroupCommit,
+        state: State,
     ) -> None:
         data = await strict_body(request, data)
         rating = helpful_input(data)
-        project = await gate.admit(request, "rating", data.project_key)
-        await ratings.submit(project.id, rating)
+        project = await _gate(state).admit(request, "rating", data.project_key)
+        await _rating_writer(state).submit(project.id, rating)
 
     @post("/ratings", status_code=201, summary="Submit a helpful, star or nps rating", responses=ERRORS)
     async def submit_typed_rating(
         self,
         request: Request[Any, Any, Any],
         data: PublicTypedRatingBody,
-        gate: PublicGate,
-        ratings: RatingGroupCommit,
+        state: State,
     ) -> TypedRatingReceipt:
         data = await strict_body(request, data)
         rating = typed_input(data)
-        project = await gate.admit(request, "ratings", data.project_key)
-        stored = await ratings.submit(project.id, rating)
+        project = await _gate(state).admit(request, "ratings", data.project_key)
+        stored = await _rating_writer(state).submit(project.id, rating)
         return TypedRatingReceipt(id=str(stored.id), rating_type=stored.rating_type)
 
     @post("/feedback/submit", status_code=200, summary="Submit a feedback item", responses=ERRORS)
@@ -82,11 +77,11 @@ class PublicSubmitController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: PublicFeedbackBody,
-        gate: PublicGate,
+        state: State,
         db_session: AsyncSession,
     ) -> StoredReceipt:
         data = await strict_body(request, data)
-        project = await gate.admit(request, "feedback", data.project_key)
+        project = await _gate(state).admit(request, "feedback", data.project_key)
         if data.website:  # the honeypot: answered like a success so the bot learns nothing
             return StoredReceipt()
         await FeedbackItems(db_session, project.as_project(), WIDGET_ACTOR).create(
@@ -104,11 +99,11 @@ class PublicSubmitController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: PublicContactBody,
-        gate: PublicGate,
+        state: State,
         db_session: AsyncSession,
     ) -> StoredReceipt:
         data = await strict_body(request, data)
-        project = await gate.admit(request, "contact", data.project_key)
+        project = await _gate(state).admit(request, "contact", data.project_key)
         if data.website:
             return StoredReceipt()
         await ContactMessages(db_session, project.as_project()).create(

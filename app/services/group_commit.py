@@ -17,10 +17,9 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Rating
 from app.errors import Unavailable
 from app.services.rating_input import RatingInput
-from app.services.rating_writer import add_ratings
+from app.services.rating_writer import NewRating, add_ratings
 
 logger = logging.getLogger("hearken.ingest")
 
@@ -31,7 +30,9 @@ MAX_BATCH = 1000
 class _Pending:
     project_id: UUID
     item: RatingInput
-    done: asyncio.Future[Rating] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    done: asyncio.Future[NewRating] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class RatingGroupCommit:
@@ -42,7 +43,7 @@ class RatingGroupCommit:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
-    async def submit(self, project_id: UUID, item: RatingInput) -> Rating:
+    async def submit(self, project_id: UUID, item: RatingInput) -> NewRating:
         """Store one rating; returns once it is committed, raises Unavailable if its batch failed."""
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_forever(), name="rating-group-commit")
@@ -90,7 +91,7 @@ class RatingGroupCommit:
             if not pending.done.done():
                 pending.done.set_result(rating)
 
-    async def _commit(self, batch: Sequence[_Pending]) -> list[Rating]:
+    async def _commit(self, batch: Sequence[_Pending]) -> list[NewRating]:
         async with self._session_maker() as session:
             ratings = await add_ratings(session, [(p.project_id, p.item) for p in batch])
             await session.commit()

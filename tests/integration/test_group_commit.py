@@ -12,6 +12,7 @@ from app.db.models import ALL_PATHS, Rating, RatingCounter
 from app.errors import Unavailable
 from app.services.group_commit import RatingGroupCommit
 from app.services.rating_input import RatingInput
+from app.services.rating_writer import NewRating
 from tests.factories import Tenant
 
 
@@ -68,7 +69,7 @@ async def test_a_row_that_cannot_be_stored_fails_alone(
     )
     await writer.close()
     assert isinstance(outcomes[5], Unavailable)
-    assert all(isinstance(o, Rating) for i, o in enumerate(outcomes) if i != 5)
+    assert all(isinstance(o, NewRating) for i, o in enumerate(outcomes) if i != 5)
     async with session_maker() as session:
         stored = await session.scalar(select(func.count()).select_from(Rating))
     assert stored == 19
