@@ -8,7 +8,7 @@ from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.plugins.htmx import HTMXPlugin
+from litestar.plugins.htmx import HTMXConfig, HTMXPlugin
 
 from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
@@ -31,7 +31,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return Litestar(
         route_handlers=[api_router, public_router, *console_routes(settings)],
-        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin(), HTMXPlugin()],
+        plugins=[
+            SQLAlchemyPlugin(config=db_config),
+            HearkenCLIPlugin(),
+            HTMXPlugin(HTMXConfig(set_request_class_globally=False)),
+        ],
         template_config=TEMPLATE_CONFIG,
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
