@@ -42,6 +42,7 @@ test: setup ## Run every test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: setup ## Measure ingest, statistics and lists; prints a table and bench/results.json
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	$(BIN)/python -m tests.bench
 
 lint: setup ## Lint and check formatting

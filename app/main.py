@@ -8,7 +8,7 @@ from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.plugins.htmx import HTMXPlugin
+from litestar.plugins.htmx import HTMXConfig, HTMXPlugin
 
 from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
@@ -40,12 +40,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
             widgets_router(),
             *([] if settings.is_production else DEMO_ROUTES),
         ],
-        plugins=[SQLAlchemyPlugin(config=db_config), HearkenCLIPlugin(), HTMXPlugin()],
+        plugins=[
+            SQLAlchemyPlugin(config=db_config),
+            HearkenCLIPlugin(),
+            HTMXPlugin(HTMXConfig(set_request_class_globally=False)),
+        ],
         template_config=TEMPLATE_CONFIG,
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
         compression_config=COMPRESSION,
-        guards=[json_bodies_only],
+        before_request=json_bodies_only,
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],

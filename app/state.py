@@ -13,6 +13,7 @@ from app.db.cache_generation import cache_generation, generation_key
 from app.public.gate import PublicGate
 from app.public.project_directory import ProjectDirectory
 from app.public.rate_limit import CounterStore, MemoryCounters, RateLimiter, RedisCounters
+from app.services.group_commit import RatingGroupCommit
 from tenants.token_directory import TokenDirectory
 
 
@@ -38,11 +39,14 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "token_directory": TokenDirectory(session_maker, generation),
             "project_directory": projects,
             "public_gate": PublicGate(settings, projects, limiter),
+            "rating_writer": RatingGroupCommit(session_maker),
         }
     )
 
 
 async def close_state(app: Litestar) -> None:
+    writer: RatingGroupCommit = app.state.rating_writer
+    await writer.close()
     redis: Redis | None = app.state.redis
     if redis is not None:
         await redis.aclose()

@@ -11,7 +11,7 @@ from tenants.scope import OrgScope
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def writes_need_write_scope(connection: ASGIConnection, _: BaseRouteHandler) -> None:
+async def writes_need_write_scope(connection: ASGIConnection, _: BaseRouteHandler) -> None:
     scope = connection.scope.get("auth")
     if connection.scope.get("method", "GET") in READ_METHODS:
         return

@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.api.parameters import PathFilter, TypeFilter
-from app.api.strict_body import strict_body
 from app.db.models import Project, RatingType
 from app.errors import error_responses
 from app.schemas.pagination import Pagination
@@ -18,6 +17,7 @@ from app.schemas.rating import RatingList, RatingOut, TypedRatingList, TypedRati
 from app.schemas.rating_requests import HelpfulRatingBody, TypedRatingBody
 from app.services.rating_input import helpful_input, typed_input
 from app.services.ratings import Ratings
+from app.strict_body import strict_body
 
 
 async def provide_ratings(db_session: AsyncSession, project: Project) -> Ratings:
@@ -38,7 +38,7 @@ class RatingController(Controller):
     async def create_helpful(
         self, data: HelpfulRatingBody, request: Request[Any, Any, Any], ratings: Ratings
     ) -> RatingOut:
-        body = await strict_body(request, HelpfulRatingBody)
+        body = await strict_body(request, data)
         return RatingOut.of(await ratings.create(helpful_input(body)))
 
     @post(
@@ -50,7 +50,7 @@ class RatingController(Controller):
     async def create_typed(
         self, data: TypedRatingBody, request: Request[Any, Any, Any], ratings: Ratings
     ) -> TypedRatingOut:
-        body = await strict_body(request, TypedRatingBody)
+        body = await strict_body(request, data)
         return TypedRatingOut.of(await ratings.create(typed_input(body)))
 
     @get(

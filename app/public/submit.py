@@ -1,8 +1,9 @@
 """The four public collection endpoints the widgets call from visitors' browsers, without a token (D2, D10).
 
 Each one decodes and validates its body (400), passes the gate (404, 403, 429), then stores and commits
-before it answers. Bodies are JSON; a `text/plain` content type is read as JSON too, because that is
-what navigator.sendBeacon and preflight-free fetch() send.
+before it answers; ratings go through group commit and are answered once their batch is committed.
+Bodies are JSON; a `text/plain` content type is read as JSON too, because that is what
+navigator.sendBeacon and preflight-free fetch() send.
 """
 
 from __future__ import annotations
@@ -11,63 +12,64 @@ from typing import Any
 
 from litestar import Controller, Request, post
 from litestar.datastructures import State
-from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackSource
 from app.errors import error_responses
 from app.public.gate import PublicGate
-from app.public.strict_body import strict_body
 from app.schemas.contact_requests import PublicContactBody
 from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
 from app.schemas.rating_requests import PublicHelpfulRatingBody, PublicTypedRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.services.group_commit import RatingGroupCommit
 from app.services.rating_input import helpful_input, typed_input
-from app.services.rating_writer import add_ratings
+from app.strict_body import strict_body
 
 WIDGET_ACTOR = "widget"
 ERRORS = error_responses(400, 403, 404, 413, 429)
 
 
-def provide_gate(state: State) -> PublicGate:
+def _gate(state: State) -> PublicGate:
     gate: PublicGate = state.public_gate
     return gate
+
+
+def _rating_writer(state: State) -> RatingGroupCommit:
+    writer: RatingGroupCommit = state.rating_writer
+    return writer
 
 
 class PublicSubmitController(Controller):
     path = "/"
     tags = ["Public collection"]
-    dependencies = {"gate": Provide(provide_gate, sync_to_thread=False)}
+    # The per-worker objects come straight from the application state: resolving two dependencies
+    # would cost Litestar a task group per request on the hottest path.
 
     @post("/rating/submit", status_code=204, summary="Submit a helpful rating", responses=ERRORS)
     async def submit_helpful_rating(
         self,
         request: Request[Any, Any, Any],
         data: PublicHelpfulRatingBody,
-        gate: PublicGate,
-        db_session: AsyncSession,
+        state: State,
     ) -> None:
         data = await strict_body(request, data)
         rating = helpful_input(data)
-        project = await gate.admit(request, "rating", data.project_key)
-        await add_ratings(db_session, [(project.id, rating)])
-        await db_session.commit()
+        project = await _gate(state).admit(request, "rating", data.project_key)
+        await _rating_writer(state).submit(project.id, rating)
 
     @post("/ratings", status_code=201, summary="Submit a helpful, star or nps rating", responses=ERRORS)
     async def submit_typed_rating(
         self,
         request: Request[Any, Any, Any],
         data: PublicTypedRatingBody,
-        gate: PublicGate,
-        db_session: AsyncSession,
+        state: State,
     ) -> TypedRatingReceipt:
         data = await strict_body(request, data)
         rating = typed_input(data)
-        project = await gate.admit(request, "ratings", data.project_key)
-        [stored] = await add_ratings(db_session, [(project.id, rating)])
-        await db_session.commit()
+        project = await _gate(state).admit(request, "ratings", data.project_key)
+        stored = await _rating_writer(state).submit(project.id, rating)
         return TypedRatingReceipt(id=str(stored.id), rating_type=stored.rating_type)
 
     @post("/feedback/submit", status_code=200, summary="Submit a feedback item", responses=ERRORS)
@@ -75,11 +77,11 @@ class PublicSubmitController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: PublicFeedbackBody,
-        gate: PublicGate,
+        state: State,
         db_session: AsyncSession,
     ) -> StoredReceipt:
         data = await strict_body(request, data)
-        project = await gate.admit(request, "feedback", data.project_key)
+        project = await _gate(state).admit(request, "feedback", data.project_key)
         if data.website:  # the honeypot: answered like a success so the bot learns nothing
             return StoredReceipt()
         await FeedbackItems(db_session, project.as_project(), WIDGET_ACTOR).create(
@@ -97,11 +99,11 @@ class PublicSubmitController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: PublicContactBody,
-        gate: PublicGate,
+        state: State,
         db_session: AsyncSession,
     ) -> StoredReceipt:
         data = await strict_body(request, data)
-        project = await gate.admit(request, "contact", data.project_key)
+        project = await _gate(state).admit(request, "contact", data.project_key)
         if data.website:
             return StoredReceipt()
         await ContactMessages(db_session, project.as_project()).create(

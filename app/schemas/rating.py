@@ -9,6 +9,7 @@ from msgspec import UNSET, UnsetType
 
 from app.db.models import Rating, RatingType
 from app.schemas.pagination import Pagination
+from app.services.rating_writer import NewRating
 from app.timestamps import iso_z
 
 
@@ -25,7 +26,7 @@ class RatingOut(msgspec.Struct):
     created_at: str
 
     @classmethod
-    def of(cls, rating: Rating) -> RatingOut:
+    def of(cls, rating: Rating | NewRating) -> RatingOut:
         return cls(
             id=str(rating.id),
             project_id=str(rating.project_id),
@@ -61,7 +62,7 @@ class TypedRatingOut(msgspec.Struct, kw_only=True):
     archived: bool
 
     @classmethod
-    def of(cls, rating: Rating) -> TypedRatingOut:
+    def of(cls, rating: Rating | NewRating) -> TypedRatingOut:
         return cls(
             id=str(rating.id),
             project_id=str(rating.project_id),
@@ -86,7 +87,7 @@ class TypedRatingList(msgspec.Struct):
     pagination: Pagination
 
 
-def _value_of(rating: Rating) -> RatingValueOut:
+def _value_of(rating: Rating | NewRating) -> RatingValueOut:
     if rating.rating_type == RatingType.HELPFUL:
         return RatingValueOut(type=rating.rating_type, value=bool(rating.value))
     if rating.rating_type == RatingType.STAR:

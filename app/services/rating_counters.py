@@ -4,20 +4,41 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from functools import cache
+from typing import Any, Protocol
 from uuid import UUID
 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, Rating, RatingCounter
+from app.db.models import ALL_PATHS, RatingCounter
 
 CounterKey = tuple[UUID, str, str, date, int, int]
 """(project_id, rating_type, path, day, scale, value)"""
+_COLUMNS = ("project_id", "rating_type", "path", "day", "scale", "value", "count")
 
 
-def counter_keys(rating: Rating) -> tuple[CounterKey, ...]:
+class CountedRating(Protocol):
+    """What the counters need of a rating: a stored Rating or a row add_ratings has just written."""
+
+    @property
+    def id(self) -> UUID: ...
+    @property
+    def project_id(self) -> UUID: ...
+    @property
+    def rating_type(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def max_stars(self) -> int | None: ...
+    @property
+    def path(self) -> str | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+
+
+def counter_keys(rating: CountedRating) -> tuple[CounterKey, ...]:
     """Each rating is counted under ALL_PATHS and, when it has one, under its own path."""
     day = rating.created_at.date()
     scale = rating.max_stars or 0
@@ -28,9 +49,12 @@ def counter_keys(rating: Rating) -> tuple[CounterKey, ...]:
     return keys
 
 
-async def apply_counts(session: AsyncSession, ratings: Iterable[Rating], sign: int) -> None:
+async def apply_counts(session: AsyncSession, ratings: Iterable[CountedRating], sign: int) -> None:
     """Add (sign=1) or remove (sign=-1) these ratings from the counters, in sorted key order so that
-    concurrent transactions take row locks in the same order and cannot deadlock."""
+    concurrent transactions take row locks in the same order and cannot deadlock.
+
+    One cached single-row upsert runs as an executemany: compiled once, not once per batch shape.
+    """
     deltas: Counter[CounterKey] = Counter()
     for rating in ratings:
         for key in counter_keys(rating):
@@ -49,14 +73,15 @@ async def apply_counts(session: AsyncSession, ratings: Iterable[Rating], sign: i
         if n
     ]
     if rows:
-        await session.execute(_upsert(session, rows))
+        await session.execute(_upsert(session.get_bind().dialect.name), rows)
 
 
-def _upsert(session: AsyncSession, rows: list[dict[str, Any]]) -> Any:
-    dialect = session.get_bind().dialect.name
+@cache
+def _upsert(dialect: str) -> Any:
+    table = RatingCounter.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = insert(RatingCounter).values(rows)
+    statement = insert(table)
     return statement.on_conflict_do_update(
         index_elements=["project_id", "rating_type", "path", "day", "scale", "value"],
-        set_={"count": RatingCounter.count + statement.excluded.count},
+        set_={"count": table.c.count + statement.excluded.count},
     )

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from sqlalchemy import insert, update
@@ -10,20 +13,58 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
 
 from app.db.models import Rating
-from app.services.rating_counters import apply_counts
+from app.services.rating_counters import CountedRating, apply_counts
 from app.services.rating_input import RatingInput
 from app.timestamps import utc_now
 
+_INSERT = insert(Rating.__table__)
+"""A Core insert of plain rows: the hot path builds no ORM objects, and one statement serves any batch."""
 
-async def add_ratings(session: AsyncSession, items: Sequence[tuple[UUID, RatingInput]]) -> list[Rating]:
+
+@dataclass(frozen=True, slots=True)
+class NewRating:
+    """A rating add_ratings has just written (not archived), with the attributes of a stored Rating."""
+
+    id: UUID
+    project_id: UUID
+    rating_type: str
+    value: int
+    max_stars: int | None
+    path: str | None
+    version: str | None
+    submitted_by: str | None
+    custom_data: dict[str, Any] | None
+    created_at: datetime
+    archived: bool = False
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "project_id": self.project_id,
+            "rating_type": self.rating_type,
+            "value": self.value,
+            "max_stars": self.max_stars,
+            "path": self.path,
+            "version": self.version,
+            "submitted_by": self.submitted_by,
+            "metadata": self.custom_data,
+            "archived": False,
+            "created_at": self.created_at,
+            "updated_at": self.created_at,
+        }
+
+
+async def add_ratings(
+    session: AsyncSession, items: Sequence[tuple[UUID, RatingInput]], *, created_at: datetime | None = None
+) -> list[NewRating]:
     """Insert one rating per (project_id, input) and count them, in the caller's transaction.
 
-    Ids and timestamps are set here so that one multi-row INSERT serves a whole batch and the
-    counters are keyed by the same UTC day the row carries.
+    Ids and timestamps are set here so that one executemany serves a whole batch and the counters are
+    keyed by the same UTC day the row carries. `created_at` is for imports of history.
     """
-    now = utc_now()
+    now = created_at or utc_now()
     ratings = [
-        Rating(
+        NewRating(
             id=uuid7(),
             project_id=project_id,
             rating_type=str(item.rating_type),
@@ -33,19 +74,17 @@ async def add_ratings(session: AsyncSession, items: Sequence[tuple[UUID, RatingI
             version=item.version,
             submitted_by=item.submitted_by,
             custom_data=item.custom_data,
-            archived=False,
             created_at=now,
-            updated_at=now,
         )
         for project_id, item in items
     ]
     if ratings:
-        await session.execute(insert(Rating), [_row(r) for r in ratings])
+        await session.execute(_INSERT, [rating.row() for rating in ratings])
         await apply_counts(session, ratings, +1)
     return ratings
 
 
-async def archive_rating(session: AsyncSession, rating: Rating) -> bool:
+async def archive_rating(session: AsyncSession, rating: CountedRating) -> bool:
     """Soft-delete: the row stays, counters drop it. Idempotent: False when it was already archived."""
     result = await session.execute(
         update(Rating)
@@ -57,20 +96,3 @@ async def archive_rating(session: AsyncSession, rating: Rating) -> bool:
         return False
     await apply_counts(session, [rating], -1)
     return True
-
-
-def _row(rating: Rating) -> dict[str, object]:
-    return {
-        "id": rating.id,
-        "project_id": rating.project_id,
-        "rating_type": rating.rating_type,
-        "value": rating.value,
-        "max_stars": rating.max_stars,
-        "path": rating.path,
-        "version": rating.version,
-        "submitted_by": rating.submitted_by,
-        "custom_data": rating.custom_data,
-        "archived": False,
-        "created_at": rating.created_at,
-        "updated_at": rating.updated_at,
-    }

@@ -10,7 +10,7 @@ from app.errors import NotFound
 from app.services.projects import parse_uuid
 from app.services.rating_input import RatingInput
 from app.services.rating_stats import counted_total
-from app.services.rating_writer import add_ratings, archive_rating
+from app.services.rating_writer import NewRating, add_ratings, archive_rating
 
 
 class Ratings:
@@ -18,7 +18,7 @@ class Ratings:
         self.session = session
         self.project = project
 
-    async def create(self, item: RatingInput) -> Rating:
+    async def create(self, item: RatingInput) -> NewRating:
         """Store one rating with its counters and commit before returning."""
         [rating] = await add_ratings(self.session, [(self.project.id, item)])
         await self.session.commit()

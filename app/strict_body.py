@@ -1,4 +1,4 @@
-"""A second, strict reading of a public body that Litestar has already decoded.
+"""A second, strict reading of a JSON body that Litestar has already decoded (rating bodies, public and API).
 
 Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; D6 wants a JSON
 boolean to be a boolean and a number to be a number. The handlers keep declaring their body type (so

@@ -1,0 +1,238 @@
+"""`make bench`: ingest, statistics, lists and memory, measured against a bare endpoint in the same run.
+
+Prints one table and writes bench/results.json. Needs wrk (Debian package), PostgreSQL and Redis on
+127.0.0.1 for the PostgreSQL part; the SQLite part needs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.config import build_db_config
+from app.db.models import Rating
+from tests import databases
+from tests.bench import seed
+from tests.bench.load import LoadResult, get_script, post_script, wrk
+from tests.bench.servers import ROOT, Server, start
+from tests.services import REDIS_URL, reachable
+
+SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+LARGE = int(os.environ.get("BENCH_LARGE", "1000000"))
+SMALL = 1000
+THROUGHPUT_CONNECTIONS = 32
+LATENCY_CONNECTIONS = 8
+RESULTS = ROOT / "bench" / "results.json"
+
+rows: list[tuple[str, str, str]] = []
+results: dict[str, Any] = {"settings": {"seconds": SECONDS, "large": LARGE, "cores": os.cpu_count()}}
+
+
+def record(name: str, value: str, target: str = "") -> None:
+    rows.append((name, value, target))
+    print(f"  {name}: {value} {target}", flush=True)
+
+
+def rating_script(project_key: str) -> str:
+    body = (
+        f'\'{{"project_key":"{project_key}","value":\' .. ((n % 3 == 0) and "false" or "true") '
+        ".. ',\"path\":\"/docs/page-' .. (n % 50) .. '\"}'"
+    )
+    headers = {"Content-Type": "application/json", "Origin": seed.ORIGIN}
+    return post_script("/api/v1/rating/submit", body, headers)
+
+
+def app_env(database_url: str, redis: bool) -> dict[str, str]:
+    env = {
+        "HEARKEN_DATABASE_URL": database_url,
+        "HEARKEN_SECRET_KEY": "bench-secret",
+        # every check stays on; the budgets are just larger than the load
+        "HEARKEN_RATE_LIMIT_CLIENT": "1000000000/60",
+        "HEARKEN_RATE_LIMIT_PROJECT": "1000000000/60",
+    }
+    if redis:
+        env["HEARKEN_REDIS_URL"] = REDIS_URL
+    return env
+
+
+def measure_ingest(server: Server, project_key: str, label: str) -> tuple[LoadResult, LoadResult]:
+    url = server.url + "/api/v1/rating/submit"
+    script = rating_script(project_key)
+    wrk(url, script=script, connections=THROUGHPUT_CONNECTIONS, seconds=2)  # warm-up
+    throughput = wrk(url, script=script, connections=THROUGHPUT_CONNECTIONS, seconds=SECONDS)
+    latency = wrk(url, script=script, connections=LATENCY_CONNECTIONS, seconds=SECONDS)
+    record(f"{label} throughput (c={THROUGHPUT_CONNECTIONS})", f"{throughput.rps:,.0f} req/s")
+    record(
+        f"{label} latency (c={LATENCY_CONNECTIONS})",
+        f"p50 {latency.p50_ms:.2f} ms, p99 {latency.p99_ms:.2f} ms",
+    )
+    return throughput, latency
+
+
+async def stored_ratings(session_maker: async_sessionmaker[AsyncSession], project_id: Any) -> int:
+    async with session_maker() as session:
+        return int(
+            await session.scalar(
+                select(func.count()).select_from(Rating).where(Rating.project_id == project_id)
+            )
+            or 0
+        )
+
+
+def p50(server: Server, path: str, token: str) -> float:
+    result = wrk(
+        server.url + path,
+        script=get_script(path, {"X-API-Key": token}),
+        connections=4,
+        seconds=max(3, SECONDS // 2),
+    )
+    if result.non_2xx or result.errors:
+        raise SystemExit(f"GET {path} answered {result.non_2xx} non-2xx responses")
+    return result.p50_ms
+
+
+def bare(workers: int) -> tuple[LoadResult, LoadResult]:
+    server = start(
+        "tests.bench.bare_app:create_app", workers=workers, env={}, ready_path="/schema/openapi.json"
+    )
+    try:
+        return measure_ingest(
+            server, "3c447b47-239b-4ee5-9777-53bbe3356035", f"bare endpoint, {workers} worker(s)"
+        )
+    finally:
+        server.stop()
+
+
+def postgres_part() -> None:
+    if not (reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379)):
+        print("PostgreSQL or Redis is not reachable on 127.0.0.1: skipping the PostgreSQL part", flush=True)
+        return
+    print("PostgreSQL (2 workers, Redis for shared limits and cache generation)", flush=True)
+    url = databases.postgres_create()
+    config = build_db_config(Settings(database_url=url, secret_key="bench"))
+    session_maker = config.create_session_maker()
+    try:
+        token, (small, large, inbox) = asyncio.run(seed.tenant(session_maker))
+        bare_tp, bare_lat = bare(2)
+        server = start("app.main:create_app", workers=2, env=app_env(url, redis=True))
+        try:
+            before = asyncio.run(stored_ratings(session_maker, small.id))
+            tp, lat = measure_ingest(server, str(small.key), "rating submit")
+            stored = asyncio.run(stored_ratings(session_maker, small.id)) - before
+            acknowledged = tp.ok + lat.ok
+            ratio = tp.rps / bare_tp.rps
+            record("ingest / bare", f"{ratio:.0%}", "(target >= 40%)")
+            record(
+                "acknowledged vs stored (measured runs + warm-up)",
+                f"{acknowledged:,} acknowledged, {stored:,} stored",
+                "(stored >= acknowledged)",
+            )
+            results["postgres_ingest"] = {
+                "bare_rps": bare_tp.rps, "bare_p99_ms": bare_lat.p99_ms, "rps": tp.rps, "ratio": ratio,
+                "p50_ms": lat.p50_ms, "p99_ms": lat.p99_ms, "acknowledged": acknowledged, "stored": stored,
+                "non_2xx": tp.non_2xx + lat.non_2xx,
+            }  # fmt: skip
+
+            asyncio.run(seed.ratings(session_maker, small.id, SMALL))
+            started = time.monotonic()
+            asyncio.run(seed.ratings(session_maker, large.id, LARGE))
+            record(f"seeded {LARGE:,} ratings", f"{time.monotonic() - started:.0f} s")
+            stats: dict[str, Any] = {}
+            for name, path in {
+                "typed helpful": "/ratings/stats/typed?type=helpful",
+                "typed star": "/ratings/stats/typed?type=star",
+                "typed nps": "/ratings/stats/typed?type=nps",
+                "legacy": "/ratings/stats",
+                "series (90 days)": "/ratings/stats/series?type=helpful&interval=day",
+                "one path": "/ratings/stats/typed?type=helpful&path=/docs/page-7",
+            }.items():
+                little = p50(server, f"/api/v1/projects/{small.id}{path}", token)
+                big = p50(server, f"/api/v1/projects/{large.id}{path}", token)
+                stats[name] = {"p50_small_ms": little, "p50_large_ms": big, "ratio": big / little}
+                record(
+                    f"stats {name}: p50 at {SMALL:,} / {LARGE:,}",
+                    f"{little:.2f} / {big:.2f} ms ({big / little:.2f}x)",
+                    "(target <= 1.5x)",
+                )
+            results["postgres_stats"] = stats
+
+            started = time.monotonic()
+            asyncio.run(seed.feedback(session_maker, inbox.id, LARGE))
+            record(f"seeded {LARGE:,} feedback items", f"{time.monotonic() - started:.0f} s")
+            lists: dict[str, float] = {}
+            for name, path in {
+                "ratings page 1": f"/api/v1/projects/{large.id}/ratings?page=1&limit=20",
+                "ratings page 50": f"/api/v1/projects/{large.id}/ratings?page=50&limit=20",
+                "typed star page 50": f"/api/v1/projects/{large.id}/ratings/typed?type=star&page=50&limit=20",
+                "feedback page 1": f"/api/v1/projects/{inbox.id}/feedback?page=1&limit=20",
+                "feedback page 50": f"/api/v1/projects/{inbox.id}/feedback?page=50&limit=20",
+            }.items():
+                lists[name] = p50(server, path, token)
+                record(f"list {name} at {LARGE:,} rows: p50", f"{lists[name]:.2f} ms", "(target <= 20 ms)")
+            results["postgres_lists"] = lists
+
+            rss = server.worker_rss_mb()
+            results["postgres_worker_rss_mb"] = rss
+            record(
+                "worker resident size after the run",
+                ", ".join(f"{mb:.0f} MB" for mb in rss),
+                "(target <= 250 MB)",
+            )
+        finally:
+            server.stop()
+    finally:
+        asyncio.run(config.get_engine().dispose())
+        databases.postgres_drop(url)
+
+
+def sqlite_part() -> None:
+    print("SQLite default (1 worker, in-process stores)", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
+        databases.migrate(url)
+        config = build_db_config(Settings(database_url=url, secret_key="bench"))
+        session_maker = config.create_session_maker()
+        _, (small, _, _) = asyncio.run(seed.tenant(session_maker))
+        bare_tp, _ = bare(1)
+        server = start("app.main:create_app", workers=1, env=app_env(url, redis=False))
+        try:
+            tp, lat = measure_ingest(server, str(small.key), "SQLite rating submit")
+            stored = asyncio.run(stored_ratings(session_maker, small.id))
+            record(
+                "SQLite ingest / bare (1 worker)", f"{tp.rps / bare_tp.rps:.0%}", "(target >= 3,000 req/s)"
+            )
+            results["sqlite_ingest"] = {
+                "bare_rps": bare_tp.rps, "rps": tp.rps, "p50_ms": lat.p50_ms, "p99_ms": lat.p99_ms,
+                "acknowledged": tp.ok + lat.ok, "stored": stored, "rss_mb": server.worker_rss_mb(),
+            }  # fmt: skip
+        finally:
+            server.stop()
+            asyncio.run(config.get_engine().dispose())
+
+
+def main() -> None:
+    started = time.monotonic()
+    postgres_part()
+    sqlite_part()
+    width = max(len(name) for name, _, _ in rows)
+    print("\nHearken benchmark (" + f"{os.cpu_count()} cores, load generator on the same machine)")
+    for name, value, target in rows:
+        print(f"  {name.ljust(width)}  {value}  {target}")
+    RESULTS.parent.mkdir(exist_ok=True)
+    results["seconds_total"] = round(time.monotonic() - started)
+    RESULTS.write_text(json.dumps(results, indent=2))
+    print(f"\nwrote {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

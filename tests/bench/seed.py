@@ -1,0 +1,89 @@
+"""Seed benchmark data through the application's own write paths (add_ratings, the feedback model)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from uuid import UUID
+
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from uuid_utils.compat import uuid7
+
+from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.services.projects import Projects
+from app.services.rating_input import RatingInput
+from app.services.rating_writer import add_ratings
+from app.timestamps import utc_now
+from tenants.access_tokens import AccessTokens
+from tenants.models import Organization
+from tenants.scope import OrgScope
+
+ORIGIN = "https://bench.example"
+
+
+async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> tuple[str, list[Project]]:
+    """An organization with a write token and three projects: small, large ratings, large feedback."""
+    async with session_maker() as session:
+        org = Organization(name="Bench")
+        session.add(org)
+        await session.commit()
+        token = (await AccessTokens(session, org.id).create(label="bench")).token
+        projects = Projects(session, OrgScope(org_id=org.id, actor="bench", can_write=True))
+        made = [
+            await projects.create(name=name, allowed_origins=[ORIGIN]) for name in ("small", "large", "inbox")
+        ]
+        return token, made
+
+
+def _rating(rng: random.Random) -> RatingInput:
+    path = f"/docs/page-{rng.randrange(200)}"
+    kind = rng.random()
+    if kind < 0.6:
+        return RatingInput(rating_type="helpful", value=int(rng.random() < 0.7), path=path)
+    if kind < 0.85:
+        return RatingInput(rating_type="star", value=rng.randint(1, 5), max_stars=5, path=path)
+    return RatingInput(rating_type="nps", value=rng.randint(0, 10), path=path)
+
+
+async def ratings(
+    session_maker: async_sessionmaker[AsyncSession], project_id: UUID, count: int, *, days: int = 365
+) -> None:
+    """`count` ratings spread over the last `days` days, written by add_ratings in batches."""
+    rng = random.Random(7)
+    batch = 5000
+    now = utc_now()
+    for index, start in enumerate(range(0, count, batch)):
+        items = [(project_id, _rating(rng)) for _ in range(min(batch, count - start))]
+        async with session_maker() as session:
+            await add_ratings(session, items, created_at=now - timedelta(days=index % days, minutes=index))
+            await session.commit()
+
+
+async def feedback(session_maker: async_sessionmaker[AsyncSession], project_id: UUID, count: int) -> None:
+    """`count` feedback items as the widget stores them, written in multi-row inserts."""
+    rng = random.Random(11)
+    types = list(FeedbackType)
+    now = utc_now()
+    batch = 5000
+    for start in range(0, count, batch):
+        rows = []
+        for offset in range(min(batch, count - start)):
+            moment = now - timedelta(seconds=count - start - offset)
+            rows.append(
+                {
+                    "id": uuid7(),
+                    "project_id": project_id,
+                    "message": f"Feedback number {start + offset}: the page could explain more.",
+                    "status": FeedbackStatus.NEW.value,
+                    "type": rng.choice(types).value,
+                    "source": FeedbackSource.WIDGET.value,
+                    "path": f"/docs/page-{rng.randrange(200)}",
+                    "archived": False,
+                    "created_at": moment,
+                    "updated_at": moment,
+                }
+            )
+        async with session_maker() as session:
+            await session.execute(insert(FeedbackItem), rows)
+            await session.commit()

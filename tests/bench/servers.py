@@ -1,0 +1,88 @@
+"""Start the application (or the bare yardstick) as a real server process, and read its workers' memory."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def worker_rss_mb(self) -> list[float]:
+        """Resident size of each worker process (the children of the supervisor, or the process itself)."""
+        children = _children(self.process.pid)
+        return [_rss_mb(pid) for pid in (children or [self.process.pid])]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def start(
+    factory: str, *, workers: int, env: dict[str, str], ready_path: str = "/schema/openapi.json"
+) -> Server:
+    """uvicorn with uvloop and httptools: chosen by measurement (see the README's Performance section)."""
+    port = free_port()
+    command = [
+        sys.executable, "-m", "uvicorn", "--factory", factory,
+        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--loop", "uvloop", "--http", "httptools", "--no-access-log", "--log-level", "warning",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env})
+    server = Server(process, port)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server {factory} exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(server.url + ready_path, timeout=1):
+                pass
+            if workers == 1 or len(_children(process.pid)) >= workers:
+                time.sleep(0.5)
+                return server
+        except OSError:
+            pass
+        time.sleep(0.2)
+    server.stop()
+    raise RuntimeError(f"server {factory} did not become ready")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0

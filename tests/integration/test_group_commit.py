@@ -1,0 +1,86 @@
+"""Group commit: concurrent submissions share transactions, and none is acknowledged unless committed."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+
+from app.db.models import ALL_PATHS, Rating, RatingCounter
+from app.errors import Unavailable
+from app.services.group_commit import RatingGroupCommit
+from app.services.rating_input import RatingInput
+from app.services.rating_writer import NewRating
+from tests.factories import Tenant
+
+
+def helpful(value: bool, path: str = "/a") -> RatingInput:
+    return RatingInput(rating_type="helpful", value=int(value), path=path)
+
+
+async def test_concurrent_submissions_are_all_stored_and_counted(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    transactions = 0
+
+    def counting_session_maker() -> AsyncSession:
+        nonlocal transactions
+        transactions += 1
+        return session_maker()
+
+    writer = RatingGroupCommit(counting_session_maker)  # type: ignore[arg-type]
+    project_id = tenant.project.id
+    results = await asyncio.gather(
+        *(writer.submit(project_id, helpful(i % 3 != 0, f"/p{i % 4}")) for i in range(300))
+    )
+    await writer.close()
+    assert len({r.id for r in results}) == 300
+    assert transactions < 300 / 5, "submissions arriving together should share transactions"
+    async with session_maker() as session:
+        stored = await session.scalar(
+            select(func.count()).select_from(Rating).where(Rating.project_id == project_id)
+        )
+        counted = await session.scalar(
+            select(func.sum(RatingCounter.count)).where(
+                RatingCounter.project_id == project_id, RatingCounter.path == ALL_PATHS
+            )
+        )
+        helpful_count = await session.scalar(
+            select(func.sum(RatingCounter.count)).where(
+                RatingCounter.project_id == project_id,
+                RatingCounter.path == ALL_PATHS,
+                RatingCounter.value == 1,
+            )
+        )
+    assert stored == counted == 300
+    assert helpful_count == 200
+
+
+async def test_a_row_that_cannot_be_stored_fails_alone(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    writer = RatingGroupCommit(session_maker)
+    gone = uuid.uuid4()  # a project deleted between lookup and write: the foreign key refuses it
+    outcomes = await asyncio.gather(
+        *(writer.submit(gone if i == 5 else tenant.project.id, helpful(True)) for i in range(20)),
+        return_exceptions=True,
+    )
+    await writer.close()
+    assert isinstance(outcomes[5], Unavailable)
+    assert all(isinstance(o, NewRating) for i, o in enumerate(outcomes) if i != 5)
+    async with session_maker() as session:
+        stored = await session.scalar(select(func.count()).select_from(Rating))
+    assert stored == 19
+
+
+async def test_when_the_database_is_down_every_request_in_the_batch_fails(tenant: Tenant) -> None:
+    dead = create_async_engine("postgresql+psycopg://postgres@127.0.0.1:1/nowhere")
+    writer = RatingGroupCommit(async_sessionmaker(dead, expire_on_commit=False))
+    outcomes = await asyncio.gather(
+        *(writer.submit(tenant.project.id, helpful(True)) for _ in range(10)), return_exceptions=True
+    )
+    await writer.close()
+    await dead.dispose()
+    assert all(isinstance(o, Unavailable) for o in outcomes)
