@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.hearken-setup
+WIDGETS := $(addprefix static/widgets/v1/,helpful.js contact.js feedback.js star.js)
+WIDGET_SOURCES := static/widgets/build.mjs $(wildcard static/widgets/src/*.* static/widgets/src/shared/*.*)
 
 .DEFAULT_GOAL := help
 .PHONY: help setup run test bench lint migrate clean
@@ -10,7 +12,7 @@ STAMP := $(VENV)/.hearken-setup
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-setup: $(STAMP) static/vendor/.installed ## Install everything into .venv (idempotent)
+setup: $(STAMP) static/vendor/.installed $(WIDGETS) ## Install everything into .venv and build the widgets (idempotent)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required"; exit 1; }
@@ -24,6 +26,11 @@ static/vendor/.installed: package.json
 	  npm install --no-audit --no-fund --silent && mkdir -p static/vendor && \
 	  cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js && touch $@; \
 	else echo "npm not found: the console will work without htmx enhancements"; fi
+
+# The served widgets are built (bundled, minified) from static/widgets/src by esbuild from package.json.
+$(WIDGETS) &: static/vendor/.installed $(WIDGET_SOURCES)
+	@test -x node_modules/.bin/esbuild || { echo "npm is required to build the widgets (static/widgets/src)"; exit 1; }
+	node static/widgets/build.mjs
 
 migrate: setup ## Apply database migrations
 	$(BIN)/hearken database upgrade --no-prompt
@@ -43,4 +50,4 @@ lint: setup ## Lint and check formatting
 	$(BIN)/ruff format --check app tenants admin_ui tests
 
 clean: ## Remove the virtualenv, node modules and local data
-	rm -rf $(VENV) node_modules static/vendor var
+	rm -rf $(VENV) node_modules static/vendor static/widgets/v1 var

@@ -15,12 +15,15 @@ from admin_ui.router import console_routes
 from admin_ui.sessions import console_stores
 from app.api import api_router
 from app.cli import HearkenCLIPlugin
+from app.compression import COMPRESSION
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
+from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
 from app.json_bodies import json_bodies_only
 from app.public import public_router
 from app.state import build_state, close_state
+from app.static_assets import widgets_router
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -30,7 +33,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
     db_config = build_db_config(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return Litestar(
-        route_handlers=[api_router, public_router, *console_routes(settings)],
+        route_handlers=[
+            api_router,
+            public_router,
+            *console_routes(settings),
+            widgets_router(),
+            *([] if settings.is_production else DEMO_ROUTES),
+        ],
         plugins=[
             SQLAlchemyPlugin(config=db_config),
             HearkenCLIPlugin(),
@@ -39,6 +48,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         template_config=TEMPLATE_CONFIG,
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
+        compression_config=COMPRESSION,
         before_request=json_bodies_only,
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),

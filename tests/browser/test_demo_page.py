@@ -1,0 +1,28 @@
+"""GET /demo shows all four widgets working against this server with a demo project."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.harness import LiveServer
+
+
+def test_demo_page_widgets_store_and_show_submissions(page: Page, live_server: LiveServer) -> None:
+    page.goto(f"{live_server.base_url}/demo")
+    helpful = page.locator("hearken-helpful")
+    expect(helpful.get_by_role("button", name="Yes")).to_be_visible()
+    expect(page.locator("hearken-star").get_by_role("radio")).to_have_count(5)
+    expect(page.get_by_role("button", name="Contact Us")).to_be_visible()
+    expect(page.get_by_role("button", name="Feedback")).to_be_visible()
+    screenshot(page, "demo")
+
+    helpful.get_by_role("button", name="No").click()
+    expect(helpful.get_by_role("status")).to_have_text("Thank you for your feedback!")
+    helpful.get_by_role("button", name="Tell us more").click()
+    expect(page.get_by_role("dialog", name="Send feedback")).to_be_visible()
+
+    page.goto(f"{live_server.base_url}/demo?lang=de")
+    expect(page.locator("hearken-helpful").get_by_role("button", name="Ja")).to_be_visible()
+    expect(page.get_by_role("cell", name="helpful").first).to_be_visible()  # the stored rating is listed
+    screenshot(page, "demo-de")
