@@ -81,7 +81,9 @@ class ConsoleAuthentication(AbstractAuthenticationMiddleware):
         return AuthenticationResult(user=user, auth=console_scope(user))
 
 
-async def console_role_guard(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+async def console_role_guard(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
     """The console's one permission rule: reads need any role, changes need an admin unless the
     handler names the role it needs (opt min_role)."""
     if handler.opt.get("exclude_from_auth"):
