@@ -17,6 +17,7 @@ from tests.services import POSTGRES_ADMIN_URL
 
 TABLES = (
     "feedback_changes",
+    "feedback_counters",
     "feedback_items",
     "contact_messages",
     "rating_counters",

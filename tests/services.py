@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +46,25 @@ def require_postgres() -> None:
 
 def require_redis() -> None:
     require("Redis", "127.0.0.1", 6379)
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def require_chromium() -> None:
+    """Browser tests drive Debian's Chromium; skip without it (fail in CI)."""
+    if Path(CHROMIUM).exists():
+        return
+    message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    if services_required():
+        pytest.fail(message)
+    pytest.skip(message)

@@ -13,8 +13,17 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackChange, FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.models import (
+    FeedbackChange,
+    FeedbackCounter,
+    FeedbackItem,
+    FeedbackSource,
+    FeedbackStatus,
+    FeedbackType,
+    Project,
+)
 from app.errors import NotFound
+from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.timestamps import utc_now
 
 FeedbackSort = Literal["-created_at", "created_at", "-updated_at", "updated_at"]
@@ -44,6 +53,20 @@ class FeedbackFilter:
             where.append(FeedbackItem.path == self.path)
         if self.search:
             where.append(FeedbackItem.message.icontains(self.search, autoescape=True))
+        return where
+
+    def counter_conditions(self, project_id: UUID) -> list[ColumnElement[bool]] | None:
+        """The same selection on feedback_counters, or None when the counters cannot answer it
+        (path and search look inside the items)."""
+        if self.path is not None or self.search:
+            return None
+        where = [FeedbackCounter.project_id == project_id, FeedbackCounter.archived.is_(self.archived)]
+        if self.status is not None:
+            where.append(FeedbackCounter.status == self.status)
+        if self.type is not None:
+            where.append(FeedbackCounter.type == self.type)
+        if self.source is not None:
+            where.append(FeedbackCounter.source == self.source)
         return where
 
 
@@ -87,8 +110,10 @@ class FeedbackItems:
             path=path,
             version=version,
             submitted_by=submitted_by,
+            archived=False,
         )
         self.session.add(item)
+        await apply_feedback_counts(self.session, [(counter_key(item), +1)])
         await self.session.commit()
         return item
 
@@ -99,10 +124,15 @@ class FeedbackItems:
     async def list(
         self, where: FeedbackFilter, *, sort: FeedbackSort = "-created_at", page: int = 1, limit: int = 20
     ) -> tuple[list[FeedbackItem], int]:
-        """One page of the filtered items and the total count, stable between pages."""
-        total = await self.session.scalar(
-            select(func.count()).select_from(FeedbackItem).where(*where.conditions(self.project.id))
-        )
+        """One page of the filtered items and the exact total (from the counters when they can tell),
+        stable between pages."""
+        counted = where.counter_conditions(self.project.id)
+        if counted is not None:
+            total: int | None = await counted_feedback(self.session, counted)
+        else:
+            total = await self.session.scalar(
+                select(func.count()).select_from(FeedbackItem).where(*where.conditions(self.project.id))
+            )
         column = FeedbackItem.updated_at if sort.endswith("updated_at") else FeedbackItem.created_at
         order = (column.desc(), FeedbackItem.id.desc()) if sort.startswith("-") else (column, FeedbackItem.id)
         items = await self.session.scalars(
@@ -123,7 +153,7 @@ class FeedbackItems:
 
     async def update(self, item: FeedbackItem, changes: FeedbackChanges) -> FeedbackItem:
         """Apply the changes and record each changed field, in one transaction."""
-        self._apply(item, changes)
+        await apply_feedback_counts(self.session, self._apply(item, changes))
         await self.session.commit()
         return item
 
@@ -136,8 +166,8 @@ class FeedbackItems:
                 .order_by(FeedbackItem.created_at, FeedbackItem.id)
             )
         )
-        for item in items:
-            self._apply(item, changes)
+        deltas = [delta for item in items for delta in self._apply(item, changes)]
+        await apply_feedback_counts(self.session, deltas)
         await self.session.commit()
         return items
 
@@ -154,9 +184,11 @@ class FeedbackItems:
         )
         return list(changes)
 
-    def _apply(self, item: FeedbackItem, changes: FeedbackChanges) -> None:
+    def _apply(self, item: FeedbackItem, changes: FeedbackChanges) -> list[tuple[CounterKey, int]]:
+        """Change the item, record the history; returns the counter moves the change implies."""
         now = utc_now()
         changed = False
+        before_key = counter_key(item)
         for field in EDITABLE_FIELDS:
             if field not in changes:
                 continue
@@ -178,6 +210,12 @@ class FeedbackItems:
             changed = True
         if changed:
             item.updated_at = now
+        after_key = counter_key(item)
+        return [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
+
+
+def counter_key(item: FeedbackItem) -> CounterKey:
+    return (item.project_id, item.archived, item.status, item.type, item.source)
 
 
 def stored_value(value: str | bool | None) -> str | None:

@@ -8,7 +8,7 @@ from uuid import UUID
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackItem, Project
+from app.db.models import FeedbackCounter, Project
 from app.errors import Forbidden, InvalidRequest, NotFound
 from app.services.origins import normalize_origins
 from tenants.scope import OrgScope
@@ -60,15 +60,17 @@ class Projects:
         return project
 
     async def feedback_counts(self, projects: list[Project]) -> dict[UUID, int]:
-        """Non-archived feedback items per project."""
+        """Non-archived feedback items per project, from the counters."""
         if not projects:
             return {}
         rows = await self.session.execute(
-            select(FeedbackItem.project_id, func.count())
-            .where(FeedbackItem.project_id.in_([p.id for p in projects]), FeedbackItem.archived.is_(False))
-            .group_by(FeedbackItem.project_id)
+            select(FeedbackCounter.project_id, func.sum(FeedbackCounter.count))
+            .where(
+                FeedbackCounter.project_id.in_([p.id for p in projects]), FeedbackCounter.archived.is_(False)
+            )
+            .group_by(FeedbackCounter.project_id)
         )
-        counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}
+        counts: dict[UUID, int] = {project_id: int(count) for project_id, count in rows.tuples()}
         return {p.id: counts.get(p.id, 0) for p in projects}
 
     async def create(

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.services.feedback_counters import apply_feedback_counts
 from app.services.projects import Projects
 from app.services.rating_input import RatingInput
 from app.services.rating_writer import add_ratings
@@ -61,7 +62,7 @@ async def ratings(
 
 
 async def feedback(session_maker: async_sessionmaker[AsyncSession], project_id: UUID, count: int) -> None:
-    """`count` feedback items as the widget stores them, written in multi-row inserts."""
+    """`count` feedback items as the widget stores them (rows and counters), in multi-row inserts."""
     rng = random.Random(11)
     types = list(FeedbackType)
     now = utc_now()
@@ -84,6 +85,8 @@ async def feedback(session_maker: async_sessionmaker[AsyncSession], project_id: 
                     "updated_at": moment,
                 }
             )
+        deltas = [((project_id, False, row["status"], row["type"], row["source"]), 1) for row in rows]
         async with session_maker() as session:
             await session.execute(insert(FeedbackItem), rows)
+            await apply_feedback_counts(session, deltas)
             await session.commit()

@@ -17,17 +17,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from tests import databases
 from tests.browser.harness import HostPages, LiveServer
 from tests.browser.widget_pages import Site
+from tests.services import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 
@@ -56,8 +47,7 @@ def host_pages() -> Iterator[HostPages]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    require_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

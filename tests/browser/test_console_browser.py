@@ -12,9 +12,9 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.console_harness import browser, console_server, page, screenshot
+from tests.browser.console_harness import console_server, page, screenshot
 
-__all__ = ["browser", "console_server", "page"]
+__all__ = ["console_server", "page"]
 
 pytestmark = pytest.mark.browser
 

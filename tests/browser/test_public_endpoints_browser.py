@@ -17,18 +17,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tests.factories import Tenant, add_project
 from tests.integration.public.conftest import stored_rows, valid_bodies
 from tests.integration.public.servers import running_server, server_env
+from tests.services import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Customer site</title>
 <style>body{font:16px system-ui;margin:2em} td{padding:4px 12px;border-bottom:1px solid #ddd}</style>
@@ -84,14 +76,13 @@ async def test_fetch_from_allowed_and_other_origins(
     page_servers: tuple[str, str],
     tmp_path: Path,
 ) -> None:
+    require_chromium()
     allowed_site, other_site = page_servers
     project = await add_project(session_maker, tenant, name="Browser", origins=(allowed_site,))
     bodies = valid_bodies(str(project.key))
     with running_server(server_env(database_url)) as api:
         async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-            )
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = await browser.new_page()
 
             await page.goto(f"{allowed_site}/index.html")

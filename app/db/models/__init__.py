@@ -2,6 +2,7 @@
 
 from app.db.models.contact_message import ContactMessage
 from app.db.models.feedback_change import FeedbackChange
+from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
@@ -13,6 +14,7 @@ __all__ = [
     "AccessToken",
     "ContactMessage",
     "FeedbackChange",
+    "FeedbackCounter",
     "FeedbackItem",
     "FeedbackSource",
     "FeedbackStatus",
