@@ -42,7 +42,7 @@ class ContactMessages:
 
     def conditions(self, *, search: str | None = None, archived: bool = False) -> list[ColumnElement[bool]]:
         """`search` is a case-insensitive substring of name, email, subject or message, wildcards literal."""
-        where = [ContactMessage.project_id == self.project.id, ContactMessage.archived.is_(archived)]
+        where = [ContactMessage.project_id == self.project.id, ContactMessage.archived == archived]
         if search:
             where.append(
                 or_(

@@ -42,7 +42,7 @@ class FeedbackFilter:
     archived: bool = False
 
     def conditions(self, project_id: UUID) -> list[ColumnElement[bool]]:
-        where = [FeedbackItem.project_id == project_id, FeedbackItem.archived.is_(self.archived)]
+        where = [FeedbackItem.project_id == project_id, FeedbackItem.archived == self.archived]
         if self.status is not None:
             where.append(FeedbackItem.status == self.status)
         if self.type is not None:
@@ -60,7 +60,7 @@ class FeedbackFilter:
         (path and search look inside the items)."""
         if self.path is not None or self.search:
             return None
-        where = [FeedbackCounter.project_id == project_id, FeedbackCounter.archived.is_(self.archived)]
+        where = [FeedbackCounter.project_id == project_id, FeedbackCounter.archived == self.archived]
         if self.status is not None:
             where.append(FeedbackCounter.status == self.status)
         if self.type is not None:

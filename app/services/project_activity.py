@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from sqlalchemy import func, select
+from sqlalchemy import false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ALL_PATHS, ContactMessage, Project, RatingCounter
@@ -32,7 +32,7 @@ async def contact_counts(session: AsyncSession, projects: list[Project]) -> dict
         return {}
     rows = await session.execute(
         select(ContactMessage.project_id, func.count())
-        .where(ContactMessage.project_id.in_(ids), ContactMessage.archived.is_(False))
+        .where(ContactMessage.project_id.in_(ids), ContactMessage.archived == false())
         .group_by(ContactMessage.project_id)
     )
     counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}

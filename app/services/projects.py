@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackCounter, Project
@@ -66,7 +66,7 @@ class Projects:
         rows = await self.session.execute(
             select(FeedbackCounter.project_id, func.sum(FeedbackCounter.count))
             .where(
-                FeedbackCounter.project_id.in_([p.id for p in projects]), FeedbackCounter.archived.is_(False)
+                FeedbackCounter.project_id.in_([p.id for p in projects]), FeedbackCounter.archived == false()
             )
             .group_by(FeedbackCounter.project_id)
         )

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 import msgspec
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ALL_PATHS, Project, Rating, RatingCounter, RatingType
@@ -268,7 +268,7 @@ async def _row_tally(
         .where(
             Rating.project_id == project.id,
             Rating.rating_type == str(rating_type),
-            Rating.archived.is_(False),
+            Rating.archived == false(),
             Rating.created_at >= start,
             Rating.created_at < end,
         )

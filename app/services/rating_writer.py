@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import insert, update
+from sqlalchemy import false, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
 
@@ -88,7 +88,7 @@ async def archive_rating(session: AsyncSession, rating: CountedRating) -> bool:
     """Soft-delete: the row stays, counters drop it. Idempotent: False when it was already archived."""
     result = await session.execute(
         update(Rating)
-        .where(Rating.id == rating.id, Rating.archived.is_(False))
+        .where(Rating.id == rating.id, Rating.archived == false())
         .values(archived=True, updated_at=utc_now())
         .execution_options(synchronize_session=False)
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import false, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Project, Rating, RatingType
@@ -37,7 +37,7 @@ class Ratings:
         query = select(Rating).where(
             Rating.project_id == self.project.id,
             Rating.rating_type == str(rating_type),
-            Rating.archived.is_(False),
+            Rating.archived == false(),
         )
         if path is not None:
             query = query.where(Rating.path == path)

@@ -50,9 +50,10 @@ def _rating(rng: random.Random) -> RatingInput:
 async def ratings(
     session_maker: async_sessionmaker[AsyncSession], project_id: UUID, count: int, *, days: int = 365
 ) -> None:
-    """`count` ratings spread over the last `days` days, written by add_ratings in batches."""
+    """`count` ratings spread over the last `days` days, written by add_ratings in batches: small and
+    large projects cover the same days, so the statistics compare volume, not time span."""
     rng = random.Random(7)
-    batch = 5000
+    batch = min(5000, max(1, count // days))
     now = utc_now()
     for index, start in enumerate(range(0, count, batch)):
         items = [(project_id, _rating(rng)) for _ in range(min(batch, count - start))]
