@@ -38,6 +38,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "cache_generation": generation,
             "token_directory": TokenDirectory(session_maker, generation),
             "project_directory": projects,
+            "budget_counters": counters,
             "public_gate": PublicGate(settings, projects, limiter),
             "rating_writer": RatingGroupCommit(session_maker),
         }
@@ -47,6 +48,8 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
 async def close_state(app: Litestar) -> None:
     writer: RatingGroupCommit = app.state.rating_writer
     await writer.close()
+    if isinstance(counters := app.state.budget_counters, RedisCounters):
+        await counters.close()
     redis: Redis | None = app.state.redis
     if redis is not None:
         await redis.aclose()

@@ -27,7 +27,9 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
         _ensure_sqlite_folder(settings.database_url)
         engine = EngineConfig(connect_args={"timeout": 30})
     else:
-        engine = EngineConfig(pool_size=10, max_overflow=10, pool_pre_ping=True)
+        # No pre-ping: it would add a round trip to every checkout, the group commit's included. A
+        # connection lost to a database restart fails one transaction (503) and the pool is refreshed.
+        engine = EngineConfig(pool_size=10, max_overflow=10)
     config = SQLAlchemyAsyncConfig(
         connection_string=settings.database_url,
         engine_config=engine,

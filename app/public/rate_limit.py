@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import math
 import time
 from collections.abc import Sequence
@@ -17,9 +18,14 @@ from typing import Protocol
 from uuid import UUID
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
+from app.coalescer import Coalescer
 from app.config import RateLimit
 from app.db.cache_generation import CacheGeneration
+from app.errors import Unavailable
+
+logger = logging.getLogger("hearken.budgets")
 
 CLIENT_DIGEST_LENGTH = 32
 """Hex characters of the keyed hash kept for a client address: 128 bits, enough to never collide."""
@@ -85,20 +91,47 @@ return out
 
 
 class RedisCounters:
-    """Counters shared by every worker: one atomic script reads the generation and counts the hits."""
+    """Counters shared by every worker: one atomic script reads the generation and counts the hits.
+
+    Concurrent requests share a script call (a Coalescer): one Redis round trip serves a whole batch,
+    and each request still gets its own counts (INCR answers each key occurrence in turn).
+    """
 
     def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
         self._script = client.register_script(HIT_SCRIPT)
         self._prefix = prefix
         self._generation_key = generation_key
+        self._calls: Coalescer[Sequence[tuple[str, int]], tuple[int, list[Count]]] = Coalescer(
+            self._hit_many, name="redis-budgets"
+        )
 
     async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
-        keys = [self._generation_key, *(self._prefix + key for key, _ in windows)]
-        reply = await self._script(keys=keys, args=[seconds * 1000 for _, seconds in windows])
-        counts = [
-            Count(hits=int(reply[i]), expires_in=int(reply[i + 1]) / 1000) for i in range(1, len(reply), 2)
-        ]
-        return int(reply[0]), counts
+        return await self._calls.submit(windows)
+
+    async def close(self) -> None:
+        await self._calls.close()
+
+    async def _hit_many(
+        self, batch: Sequence[Sequence[tuple[str, int]]]
+    ) -> Sequence[tuple[int, list[Count]] | BaseException]:
+        keys = [self._generation_key]
+        args: list[int] = []
+        for windows in batch:
+            keys.extend(self._prefix + key for key, _ in windows)
+            args.extend(seconds * 1000 for _, seconds in windows)
+        try:
+            reply = await self._script(keys=keys, args=args)
+        except RedisError:
+            logger.exception("Redis did not answer the budget check")
+            return [Unavailable("rate limiting is unavailable; try again shortly")] * len(batch)
+        generation, position, results = int(reply[0]), 1, []
+        for windows in batch:
+            counts = []
+            for _ in windows:
+                counts.append(Count(hits=int(reply[position]), expires_in=int(reply[position + 1]) / 1000))
+                position += 2
+            results.append((generation, counts))
+        return results
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,103 +1,59 @@
 """Group commit for ratings: concurrent submissions share one transaction.
 
-Each request enqueues its row and waits; one writer task per process takes everything queued, writes it
-with its counters in one transaction and commits, then answers every waiting request. Under light load a
-batch holds one row and adds no delay; under heavy load a commit serves hundreds. A request is answered
-only after the commit that holds its row succeeded; if the batch fails, every request in it fails.
+Each request's row waits in a Coalescer; one task writes everything queued, with its counters, in one
+transaction and commits, then answers every waiting request. A request is answered only after the
+commit that holds its row succeeded; if that fails, its request fails (503) and nothing is acknowledged.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.coalescer import Coalescer
 from app.errors import Unavailable
 from app.services.rating_input import RatingInput
 from app.services.rating_writer import NewRating, add_ratings
 
 logger = logging.getLogger("hearken.ingest")
 
-MAX_BATCH = 1000
-
-
-@dataclass(slots=True)
-class _Pending:
-    project_id: UUID
-    item: RatingInput
-    done: asyncio.Future[NewRating] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
+Row = tuple[UUID, RatingInput]
 
 
 class RatingGroupCommit:
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, session_maker: async_sessionmaker[AsyncSession], max_batch: int = 1000) -> None:
         self._session_maker = session_maker
-        self._max_batch = max_batch
-        self._queue: list[_Pending] = []
-        self._wake = asyncio.Event()
-        self._writer: asyncio.Task[None] | None = None
+        self._rows: Coalescer[Row, NewRating] = Coalescer(
+            self._write, max_batch=max_batch, name="group-commit"
+        )
 
     async def submit(self, project_id: UUID, item: RatingInput) -> NewRating:
-        """Store one rating; returns once it is committed, raises Unavailable if its batch failed."""
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_forever(), name="rating-group-commit")
-        pending = _Pending(project_id, item)
-        self._queue.append(pending)
-        self._wake.set()
-        return await pending.done
+        """Store one rating; returns once it is committed, raises Unavailable if it could not be."""
+        return await self._rows.submit((project_id, item))
 
     async def close(self) -> None:
         """Write what is queued, then stop the writer."""
-        if self._writer is None:
-            return
-        while self._queue:
-            await self._write(self._take())
-        self._writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._writer
-        self._writer = None
+        await self._rows.close()
 
-    async def _write_forever(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue:
-                await self._write(self._take())
-
-    def _take(self) -> list[_Pending]:
-        batch, self._queue = self._queue[: self._max_batch], self._queue[self._max_batch :]
-        return batch
-
-    async def _write(self, batch: Sequence[_Pending]) -> None:
+    async def _write(self, batch: Sequence[Row]) -> Sequence[NewRating | BaseException]:
         try:
-            ratings = await self._commit(batch)
+            return await self._commit(batch)
         except Exception:
-            if len(batch) > 1:
-                # One bad row (say, its project was deleted a moment ago) must not sink the others:
-                # retry each alone, so only the rows that cannot be stored fail.
-                for pending in batch:
-                    await self._write([pending])
-                return
-            logger.exception("a rating could not be stored; its request is answered 503")
-            _fail(batch[0])
-            return
-        for pending, rating in zip(batch, ratings, strict=True):
-            if not pending.done.done():
-                pending.done.set_result(rating)
+            if len(batch) == 1:
+                logger.exception("a rating could not be stored; its request is answered 503")
+                return [Unavailable("the rating could not be stored; try again")]
+        # One bad row (say, its project was deleted a moment ago) must not sink the others:
+        # retry each alone, so only the rows that cannot be stored fail.
+        results: list[NewRating | BaseException] = []
+        for row in batch:
+            results.extend(await self._write([row]))
+        return results
 
-    async def _commit(self, batch: Sequence[_Pending]) -> list[NewRating]:
+    async def _commit(self, batch: Sequence[Row]) -> list[NewRating]:
         async with self._session_maker() as session:
-            ratings = await add_ratings(session, [(p.project_id, p.item) for p in batch])
+            ratings = await add_ratings(session, batch)
             await session.commit()
         return ratings
-
-
-def _fail(pending: _Pending) -> None:
-    if not pending.done.done():
-        pending.done.set_exception(Unavailable("the rating could not be stored; try again"))
