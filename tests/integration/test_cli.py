@@ -1,0 +1,75 @@
+"""The operator command line (D12): one JSON object on stdout per command, and on bad input a non-zero
+exit with one line on stderr. Run as an operator runs it, against the test database."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from tests.integration.public.servers import hearken, server_env
+
+
+def run_ok(env: dict[str, str], *args: str) -> dict[str, object]:
+    result = hearken(env, *args)
+    assert result.returncode == 0, result.stderr
+    [line] = result.stdout.strip().splitlines()
+    payload: dict[str, object] = json.loads(line)
+    return payload
+
+
+def run_refused(env: dict[str, str], *args: str) -> str:
+    result = hearken(env, *args)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    [line] = result.stderr.strip().splitlines()
+    return line
+
+
+async def test_an_operator_sets_up_an_organization(database_url: str, client: AsyncTestClient) -> None:
+    env = server_env(database_url)
+    org = run_ok(env, "orgs", "create", "--name", "Acme", "--owner-email", "Ops@Example.com",
+                 "--owner-password", "correct horse battery")  # fmt: skip
+    assert set(org) == {"id", "name"} and org["name"] == "Acme"
+
+    token = run_ok(env, "tokens", "create", "--org", str(org["id"]), "--label", "ci", "--scope", "read")
+    assert set(token) == {"id", "token", "prefix", "label", "scope"}
+    assert str(token["token"]).startswith("oat_") and len(str(token["token"])) == 47
+    assert token["prefix"] == str(token["token"])[:12]
+    assert (token["label"], token["scope"]) == ("ci", "read")
+
+    project = run_ok(env, "projects", "create", "--org", str(org["id"]), "--name", "Docs",
+                     "--description", "Product docs", "--origin", "https://Docs.Example.com:443")  # fmt: skip
+    assert project["allowed_origins"] == ["https://docs.example.com"]
+    assert project["org_id"] == org["id"] and project["feedback_count"] == 0
+    uuid.UUID(str(project["key"]))
+
+    headers = {"X-API-Key": str(token["token"])}
+    listed = (await client.get("/api/v1/projects", headers=headers)).json()["projects"]
+    assert [p["id"] for p in listed] == [project["id"]]
+
+    assert run_ok(env, "tokens", "revoke", "--id", str(token["id"])) == {"id": token["id"], "revoked": True}
+    assert (await client.get("/api/v1/projects", headers=headers)).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("orgs", "create", "--name", "A", "--owner-email", "nobody", "--owner-password", "long enough pw"),
+         "email"),
+        (("orgs", "create", "--name", "A", "--owner-email", "a@example.com", "--owner-password", "short"),
+         "password"),
+        (("orgs", "create", "--name", " ", "--owner-email", "a@b.example", "--owner-password", "long pw 12"),
+         "name"),
+        (("tokens", "create", "--org", "not-a-uuid"), "--org must be a UUID"),
+        (("tokens", "create", "--org", str(uuid.UUID(int=1))), "no organization"),
+        (("tokens", "revoke", "--id", str(uuid.UUID(int=2))), "no token"),
+        (("projects", "create", "--org", str(uuid.UUID(int=1)), "--name", "Docs"), "no organization"),
+    ],
+)  # fmt: skip
+def test_bad_input_exits_non_zero_with_one_line(
+    database_url: str, args: tuple[str, ...], message: str
+) -> None:
+    assert message in run_refused(server_env(database_url), *args)
