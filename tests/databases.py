@@ -68,6 +68,12 @@ def postgres_truncate(url: str) -> None:
         conn.execute(f"TRUNCATE {', '.join(TABLES)} CASCADE")
 
 
+def analyze(url: str) -> None:
+    """Refresh the planner's statistics after a bulk load."""
+    with psycopg.connect(_libpq(url), autocommit=True) as conn:
+        conn.execute("ANALYZE")
+
+
 def postgres_drop(url: str) -> None:
     name = url.rsplit("/", 1)[1]
     with psycopg.connect(_libpq(POSTGRES_ADMIN_URL), autocommit=True) as conn:
