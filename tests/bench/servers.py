@@ -78,7 +78,15 @@ def _children(pid: int) -> list[int]:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     except OSError:
         return []
-    return [int(child) for child in text.split()]
+    return [int(child) for child in text.split() if not _is_resource_tracker(int(child))]
+
+
+def _is_resource_tracker(pid: int) -> bool:
+    """multiprocessing's helper process beside uvicorn's workers: not a worker."""
+    try:
+        return b"resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def _rss_mb(pid: int) -> float:
