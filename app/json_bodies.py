@@ -1,6 +1,7 @@
 """JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
 Content-Type (D3). A request without a Content-Type is read as JSON, so minimal server-to-server
-clients keep working; form-reading routes (the console) are not affected."""
+clients keep working; form-reading routes (the console) are not affected. A JSON body is also checked
+for NUL characters before any handler sees it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from litestar.handlers import BaseRouteHandler
 from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
+from app.nul_characters import refuse_nul_characters
 
 TEXT_PLAIN_JSON = "text_plain_json"
 """Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
@@ -36,10 +38,17 @@ def is_json_media_type(content_type: str) -> bool:
 async def json_bodies_only(request: Request[Any, Any, Any]) -> None:
     """A before-request hook, not a guard: Litestar calls guards with a copy of the handler, which costs
     more than the check itself on the hottest paths."""
-    content_type = request.headers.get("content-type")
     handler = request.route_handler
-    if content_type is None or not reads_json_body(handler) or is_json_media_type(content_type):
+    if not reads_json_body(handler):
         return
-    if handler.opt.get(TEXT_PLAIN_JSON) and content_type.split(";", 1)[0].strip().lower() == "text/plain":
-        return
-    raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
+    content_type = request.headers.get("content-type")
+    if content_type is not None and not _read_as_json(content_type, handler):
+        raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
+    refuse_nul_characters(await request.body())
+
+
+def _read_as_json(content_type: str, handler: BaseRouteHandler) -> bool:
+    if is_json_media_type(content_type):
+        return True
+    plain = content_type.split(";", 1)[0].strip().lower() == "text/plain"
+    return plain and bool(handler.opt.get(TEXT_PLAIN_JSON))

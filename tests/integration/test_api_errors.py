@@ -65,6 +65,8 @@ async def test_wrong_method_is_405(
         (b'{"message": ["a"]}', "message: Expected `str`, got `array`"),
         (b'{"message": "ok", "type": 3}', "type: Expected `str`, got `int`"),
         (b'{"message": "ok", "status": "new"}', "status: Invalid enum value 'new'"),
+        (b'{"message": "a\\u0000b"}', "message: must not contain NUL characters"),
+        (b'{"message": "ok", "type": "Bug\\u0000"}', "type: must not contain NUL characters"),
     ],
 )
 async def test_unreadable_or_mistyped_bodies_are_400_naming_the_field(
@@ -79,6 +81,18 @@ async def test_unreadable_or_mistyped_bodies_are_400_naming_the_field(
     assert response.json()["error"] == "invalid_request"
     assert response.json()["details"].startswith(details)
     assert await feedback_total(client, tenant) == 0
+
+
+async def test_an_escaped_backslash_before_u0000_is_plain_text(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    response = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/feedback",
+        content=b'{"message": "C:\\\\u0000 is a path"}',
+        headers={**tenant.headers, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["message"] == "C:\\u0000 is a path"
 
 
 @pytest.mark.parametrize(

@@ -79,6 +79,10 @@ CASES: list[tuple[str, str, Any, str]] = [
     (CONTACT, "subject", "s" * 201, "subject"),
     (CONTACT, "path", "billing", "path"),
     (CONTACT, "version", "v" * 101, "version"),
+    (RATING, "version", "1\u0000", "version"),
+    (TYPED, "context.metadata", {"note": "a\u0000b"}, "context.metadata"),
+    (FEEDBACK, "message", "hello\u0000there", "message"),
+    (CONTACT, "name", "Ada\u0000", "name"),
 ]
 
 

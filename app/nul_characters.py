@@ -1,0 +1,48 @@
+"""NUL characters are refused in JSON bodies: PostgreSQL cannot store them in text, and no field needs one.
+
+JSON can carry NUL only as the escape \\u0000. A body without that escape is passed at the cost of one
+bytes search; one with it is decoded generically to name the first field holding a NUL, so the client
+gets a 400 naming the field instead of a failed write. The search can also match an escaped backslash
+followed by "u0000" (a harmless text): the walk finds no NUL then, and the body passes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from app.errors import InvalidRequest
+
+_ESCAPE = b"\\u0000"
+
+
+def refuse_nul_characters(body: bytes) -> None:
+    if _ESCAPE not in body:
+        return
+    try:
+        document = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return  # malformed: the body's own decoding answers that
+    field = _field_with_nul(document, "")
+    if field is not None:
+        raise InvalidRequest(field or "body", "must not contain NUL characters (\\u0000)")
+
+
+def _field_with_nul(value: Any, where: str) -> str | None:
+    if isinstance(value, str):
+        return where if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = f"{where}.{key}" if where else str(key)
+            if "\x00" in key:
+                return name
+            found = _field_with_nul(item, name)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _field_with_nul(item, f"{where}.{index}" if where else str(index))
+            if found is not None:
+                return found
+    return None
