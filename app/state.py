@@ -14,6 +14,7 @@ from app.public.gate import PublicGate
 from app.public.project_directory import ProjectDirectory
 from app.public.rate_limit import CounterStore, MemoryCounters, RateLimiter, RedisCounters
 from app.services.group_commit import RatingGroupCommit
+from app.services.rating_batches import rating_batches
 from tenants.token_directory import TokenDirectory
 
 
@@ -40,7 +41,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "project_directory": projects,
             "budget_counters": counters,
             "public_gate": PublicGate(settings, projects, limiter),
-            "rating_writer": RatingGroupCommit(session_maker),
+            "rating_writer": RatingGroupCommit(rating_batches(settings, session_maker)),
         }
     )
 

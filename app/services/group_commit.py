@@ -11,21 +11,18 @@ import logging
 from collections.abc import Sequence
 from uuid import UUID
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from app.coalescer import Coalescer
 from app.errors import Unavailable
+from app.services.rating_batches import RatingBatches, Row
 from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating, add_ratings
+from app.services.rating_writer import NewRating
 
 logger = logging.getLogger("hearken.ingest")
 
-Row = tuple[UUID, RatingInput]
-
 
 class RatingGroupCommit:
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], max_batch: int = 1000) -> None:
-        self._session_maker = session_maker
+    def __init__(self, batches: RatingBatches, max_batch: int = 1000) -> None:
+        self._batches = batches
         self._rows: Coalescer[Row, NewRating] = Coalescer(
             self._write, max_batch=max_batch, name="group-commit"
         )
@@ -37,10 +34,11 @@ class RatingGroupCommit:
     async def close(self) -> None:
         """Write what is queued, then stop the writer."""
         await self._rows.close()
+        await self._batches.close()
 
     async def _write(self, batch: Sequence[Row]) -> Sequence[NewRating | BaseException]:
         try:
-            return await self._commit(batch)
+            return await self._batches.write(batch)
         except Exception:
             if len(batch) == 1:
                 logger.exception("a rating could not be stored; its request is answered 503")
@@ -51,9 +49,3 @@ class RatingGroupCommit:
         for row in batch:
             results.extend(await self._write([row]))
         return results
-
-    async def _commit(self, batch: Sequence[Row]) -> list[NewRating]:
-        async with self._session_maker() as session:
-            ratings = await add_ratings(session, batch)
-            await session.commit()
-        return ratings

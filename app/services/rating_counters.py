@@ -47,10 +47,15 @@ def counter_keys(rating: CountedRating) -> tuple[CounterKey, ...]:
     return keys
 
 
-async def apply_counts(session: AsyncSession, ratings: Iterable[CountedRating], sign: int) -> None:
-    """Add (sign=1) or remove (sign=-1) these ratings from the counters."""
+def count_deltas(ratings: Iterable[CountedRating], sign: int) -> Counter[CounterKey]:
+    """What each counter gains (sign=1) or loses (sign=-1) with these ratings."""
     deltas: Counter[CounterKey] = Counter()
     for rating in ratings:
         for key in counter_keys(rating):
             deltas[key] += sign
-    await add_to_counters(session, RatingCounter.__table__, deltas)
+    return deltas
+
+
+async def apply_counts(session: AsyncSession, ratings: Iterable[CountedRating], sign: int) -> None:
+    """Add (sign=1) or remove (sign=-1) these ratings from the counters."""
+    await add_to_counters(session, RatingCounter.__table__, count_deltas(ratings, sign))

@@ -62,8 +62,19 @@ async def add_ratings(
     Ids and timestamps are set here so that one executemany serves a whole batch and the counters are
     keyed by the same UTC day the row carries. `created_at` is for imports of history.
     """
+    ratings = new_ratings(items, created_at=created_at)
+    if ratings:
+        await session.execute(_INSERT, [rating.row() for rating in ratings])
+        await apply_counts(session, ratings, +1)
+    return ratings
+
+
+def new_ratings(
+    items: Sequence[tuple[UUID, RatingInput]], *, created_at: datetime | None = None
+) -> list[NewRating]:
+    """The rows to write, with their ids and timestamps: one moment for a whole batch."""
     now = created_at or utc_now()
-    ratings = [
+    return [
         NewRating(
             id=uuid7(),
             project_id=project_id,
@@ -78,10 +89,6 @@ async def add_ratings(
         )
         for project_id, item in items
     ]
-    if ratings:
-        await session.execute(_INSERT, [rating.row() for rating in ratings])
-        await apply_counts(session, ratings, +1)
-    return ratings
 
 
 async def archive_rating(session: AsyncSession, rating: CountedRating) -> bool:

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
+from app.config import Settings
 from app.db.models import ALL_PATHS, Rating, RatingCounter
 from app.errors import Unavailable
 from app.services.group_commit import RatingGroupCommit
+from app.services.rating_batches import (
+    PostgresRatingBatches,
+    RatingBatches,
+    Row,
+    SessionRatingBatches,
+    rating_batches,
+)
 from app.services.rating_input import RatingInput
 from app.services.rating_writer import NewRating
 from tests.factories import Tenant
@@ -21,16 +31,19 @@ def helpful(value: bool, path: str = "/a") -> RatingInput:
 
 
 async def test_concurrent_submissions_are_all_stored_and_counted(
-    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
 ) -> None:
+    batches = rating_batches(settings, session_maker)
     transactions = 0
+    write = batches.write
 
-    def counting_session_maker() -> AsyncSession:
+    async def counting_write(batch: Sequence[Row]) -> list[NewRating]:
         nonlocal transactions
         transactions += 1
-        return session_maker()
+        return await write(batch)
 
-    writer = RatingGroupCommit(counting_session_maker)  # type: ignore[arg-type]
+    batches.write = counting_write  # type: ignore[method-assign]
+    writer = RatingGroupCommit(batches)
     project_id = tenant.project.id
     results = await asyncio.gather(
         *(writer.submit(project_id, helpful(i % 3 != 0, f"/p{i % 4}")) for i in range(300))
@@ -59,9 +72,9 @@ async def test_concurrent_submissions_are_all_stored_and_counted(
 
 
 async def test_a_row_that_cannot_be_stored_fails_alone(
-    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
 ) -> None:
-    writer = RatingGroupCommit(session_maker)
+    writer = RatingGroupCommit(rating_batches(settings, session_maker))
     gone = uuid.uuid4()  # a project deleted between lookup and write: the foreign key refuses it
     outcomes = await asyncio.gather(
         *(writer.submit(gone if i == 5 else tenant.project.id, helpful(True)) for i in range(20)),
@@ -75,9 +88,18 @@ async def test_a_row_that_cannot_be_stored_fails_alone(
     assert stored == 19
 
 
-async def test_when_the_database_is_down_every_request_in_the_batch_fails(tenant: Tenant) -> None:
-    dead = create_async_engine("postgresql+psycopg://postgres@127.0.0.1:1/nowhere")
-    writer = RatingGroupCommit(async_sessionmaker(dead, expire_on_commit=False))
+DEAD_DATABASE = "postgresql+psycopg://postgres@127.0.0.1:1/nowhere"
+
+
+@pytest.mark.parametrize("kind", ["session", "postgres"])
+async def test_when_the_database_is_down_every_request_in_the_batch_fails(tenant: Tenant, kind: str) -> None:
+    dead = create_async_engine(DEAD_DATABASE)
+    batches: RatingBatches = (
+        SessionRatingBatches(async_sessionmaker(dead, expire_on_commit=False))
+        if kind == "session"
+        else PostgresRatingBatches(DEAD_DATABASE)
+    )
+    writer = RatingGroupCommit(batches)
     outcomes = await asyncio.gather(
         *(writer.submit(tenant.project.id, helpful(True)) for _ in range(10)), return_exceptions=True
     )

@@ -13,10 +13,12 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.models import Rating, RatingType
+from app.services.rating_batches import RatingBatches, rating_batches
 from app.services.rating_input import RatingInput
 from app.services.rating_stats import counted_total, rating_series, rating_stats
-from app.services.rating_writer import add_ratings, archive_rating
+from app.services.rating_writer import NewRating, add_ratings, archive_rating
 from tests.factories import Tenant
 from tests.rating_clock import rate_at
 
@@ -108,14 +110,22 @@ def recount(
 
 
 async def populate(
-    session: AsyncSession, tenant: Tenant, rng: random.Random, monkeypatch: pytest.MonkeyPatch
+    session: AsyncSession,
+    batches: RatingBatches,
+    tenant: Tenant,
+    rng: random.Random,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    stored: list[Rating] = []
+    """Inserts go through both write paths: the API's (add_ratings) and the group commit's batches."""
+    stored: list[NewRating] = []
     for _ in range(90):
         rate_at(monkeypatch, random_moment(rng))
-        batch = [(tenant.project.id, random_input(rng)) for _ in range(rng.choice((1, 1, 3)))]
-        stored += await add_ratings(session, batch)
-        await session.commit()
+        batch = [(tenant.project.id, random_input(rng)) for _ in range(rng.choice((1, 1, 3, 8)))]
+        if rng.random() < 0.5:
+            stored += await add_ratings(session, batch)
+            await session.commit()
+        else:
+            stored += await batches.write(batch)
     for rating in rng.sample(stored, len(stored) // 4):
         await archive_rating(session, rating)
         if rng.random() < 0.3:
@@ -125,6 +135,7 @@ async def populate(
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_every_answer_equals_a_recount(
+    settings: Settings,
     session_maker: async_sessionmaker[AsyncSession],
     tenant: Tenant,
     monkeypatch: pytest.MonkeyPatch,
@@ -133,7 +144,9 @@ async def test_every_answer_equals_a_recount(
     rng = random.Random(seed)
     project = tenant.project
     async with session_maker() as session:
-        await populate(session, tenant, rng, monkeypatch)
+        batches = rating_batches(settings, session_maker)
+        await populate(session, batches, tenant, rng, monkeypatch)
+        await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
         assert any(r.archived for r in rows)
         for _ in range(30):
@@ -158,6 +171,7 @@ async def test_every_answer_equals_a_recount(
 
 @pytest.mark.parametrize("interval", ["day", "week"])
 async def test_series_points_equal_recounts(
+    settings: Settings,
     session_maker: async_sessionmaker[AsyncSession],
     tenant: Tenant,
     monkeypatch: pytest.MonkeyPatch,
@@ -167,7 +181,9 @@ async def test_series_points_equal_recounts(
     project = tenant.project
     step = timedelta(days=7 if interval == "week" else 1)
     async with session_maker() as session:
-        await populate(session, tenant, rng, monkeypatch)
+        batches = rating_batches(settings, session_maker)
+        await populate(session, batches, tenant, rng, monkeypatch)
+        await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
         for _ in range(6):
             since = random_moment(rng) - timedelta(days=3)
