@@ -41,7 +41,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "project_directory": projects,
             "budget_counters": counters,
             "public_gate": PublicGate(settings, projects, limiter),
-            "rating_writer": RatingGroupCommit(rating_batches(settings, session_maker)),
+            "rating_writer": RatingGroupCommit(rating_batches(settings)),
         }
     )
 

@@ -12,7 +12,7 @@ from advanced_alchemy.extensions.litestar import (
     SQLAlchemyAsyncConfig,
 )
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.engine import Engine
 
 from app.config import Settings
 from app.db.cache_generation import cache_generation
@@ -47,7 +47,7 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
         create_all=False,
     )
     if settings.is_sqlite:
-        _tune_sqlite(config.get_engine())
+        tune_sqlite(config.get_engine().sync_engine)
     return config
 
 
@@ -57,10 +57,10 @@ def _ensure_sqlite_folder(url: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _tune_sqlite(engine: AsyncEngine) -> None:
+def tune_sqlite(engine: Engine) -> None:
     """WAL lets readers run beside the writer; foreign keys are off in SQLite unless asked for."""
 
-    @event.listens_for(engine.sync_engine, "connect")
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")

@@ -29,6 +29,8 @@ logger = logging.getLogger("hearken.budgets")
 
 CLIENT_DIGEST_LENGTH = 32
 """Hex characters of the keyed hash kept for a client address: 128 bits, enough to never collide."""
+DIGESTS_KEPT = 10_000
+"""Digests remembered per process: a returning client costs no HMAC; the memory stays bounded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +151,16 @@ class RateLimiter:
         self._secret = secret_key.encode()
         self._per_client = per_client
         self._per_project = per_project
+        self._digests: dict[str, str] = {}
 
     def client_digest(self, address: str) -> str:
-        return hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()[:CLIENT_DIGEST_LENGTH]
+        digest = self._digests.get(address)
+        if digest is None:
+            if len(self._digests) >= DIGESTS_KEPT:
+                self._digests.clear()
+            digest = hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()
+            digest = self._digests[address] = digest[:CLIENT_DIGEST_LENGTH]
+        return digest
 
     async def hit(self, endpoint: str, project_key: UUID, address: str) -> Verdict:
         """Count this request against both budgets of the project's endpoint."""

@@ -11,17 +11,21 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Table
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Table, TextClause, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 
 async def add_to_counters(session: AsyncSession, table: Table, deltas: Mapping[tuple[Any, ...], int]) -> None:
     """`deltas` maps a key (the table's primary-key values, in column order) to what its count gains."""
-    columns = _key_columns(table)
-    rows = [dict(zip((*columns, "count"), (*key, n), strict=True)) for key, n in sorted(deltas.items()) if n]
+    rows = counter_rows(table, deltas)
     if rows:
-        await session.execute(_upsert(session.get_bind().dialect.name, table), rows)
+        await session.execute(upsert_statement(table), rows)
+
+
+def counter_rows(table: Table, deltas: Mapping[tuple[Any, ...], int]) -> list[dict[str, Any]]:
+    """The upsert's parameters: one row per key that changes, in key order."""
+    columns = (*_key_columns(table), "count")
+    return [dict(zip(columns, (*key, n), strict=True)) for key, n in sorted(deltas.items()) if n]
 
 
 def _key_columns(table: Table) -> tuple[str, ...]:
@@ -29,10 +33,14 @@ def _key_columns(table: Table) -> tuple[str, ...]:
 
 
 @cache
-def _upsert(dialect: str, table: Table) -> Any:
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = insert(table)
-    return statement.on_conflict_do_update(
-        index_elements=list(_key_columns(table)),
-        set_={"count": table.c["count"] + statement.excluded["count"]},
+def upsert_statement(table: Table) -> TextClause:
+    """Written as text, because SQLAlchemy cannot cache its dialect-specific INSERT ... ON CONFLICT and
+    would compile it again for every batch; SQLite and PostgreSQL share this syntax. The bind types
+    are the columns' own, so values are stored exactly as the ORM stores them."""
+    keys = _key_columns(table)
+    columns = (*keys, "count")
+    sql = (
+        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)}) "
+        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET count = {table.name}.count + excluded.count"
     )
+    return text(sql).bindparams(*(bindparam(name, type_=table.c[name].type) for name in columns))

@@ -17,7 +17,7 @@ from app.services.rating_counters import CountedRating, apply_counts
 from app.services.rating_input import RatingInput
 from app.timestamps import utc_now
 
-_INSERT = insert(Rating.__table__)
+INSERT_RATINGS = insert(Rating.__table__)
 """A Core insert of plain rows: the hot path builds no ORM objects, and one statement serves any batch."""
 
 
@@ -64,7 +64,7 @@ async def add_ratings(
     """
     ratings = new_ratings(items, created_at=created_at)
     if ratings:
-        await session.execute(_INSERT, [rating.row() for rating in ratings])
+        await session.execute(INSERT_RATINGS, [rating.row() for rating in ratings])
         await apply_counts(session, ratings, +1)
     return ratings
 

@@ -144,7 +144,7 @@ async def test_every_answer_equals_a_recount(
     rng = random.Random(seed)
     project = tenant.project
     async with session_maker() as session:
-        batches = rating_batches(settings, session_maker)
+        batches = rating_batches(settings)
         await populate(session, batches, tenant, rng, monkeypatch)
         await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
@@ -181,7 +181,7 @@ async def test_series_points_equal_recounts(
     project = tenant.project
     step = timedelta(days=7 if interval == "week" else 1)
     async with session_maker() as session:
-        batches = rating_batches(settings, session_maker)
+        batches = rating_batches(settings)
         await populate(session, batches, tenant, rng, monkeypatch)
         await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
