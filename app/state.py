@@ -23,8 +23,14 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
     redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
     generation = cache_generation(settings, redis)
     counters: CounterStore = (
-        RedisCounters(redis, settings.redis_prefix, generation_key(settings))
-        if redis is not None
+        # A connection of its own: the budget checks run one batch at a time, so they never wait for
+        # one, and skip the pool's bookkeeping on every public request.
+        RedisCounters(
+            Redis.from_url(settings.redis_url, single_connection_client=True),
+            settings.redis_prefix,
+            generation_key(settings),
+        )
+        if settings.redis_url
         else MemoryCounters(generation)
     )
     limiter = RateLimiter(

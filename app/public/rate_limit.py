@@ -100,6 +100,7 @@ class RedisCounters:
     """
 
     def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
+        self._client = client
         self._script = client.register_script(HIT_SCRIPT)
         self._prefix = prefix
         self._generation_key = generation_key
@@ -111,7 +112,9 @@ class RedisCounters:
         return await self._calls.submit(windows)
 
     async def close(self) -> None:
+        """Answers what is queued, then closes the client."""
         await self._calls.close()
+        await self._client.aclose()
 
     async def _hit_many(
         self, batch: Sequence[Sequence[tuple[str, int]]]

@@ -17,7 +17,7 @@ async def test_concurrent_hits_admit_exactly_the_budget() -> None:
     require_redis()
     prefix = f"hearken-test-{uuid.uuid4().hex}:"
     client = Redis.from_url(REDIS_URL)
-    counters = RedisCounters(client, prefix, prefix + "cache_generation")
+    counters = RedisCounters(Redis.from_url(REDIS_URL), prefix, prefix + "cache_generation")
     limiter = RateLimiter(counters, "secret", RateLimit(30, 60), RateLimit(1000, 60))
     project_key = uuid.uuid4()
     try:
