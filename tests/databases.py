@@ -21,6 +21,7 @@ TABLES = (
     "feedback_items",
     "contact_messages",
     "rating_counters",
+    "rating_totals",
     "ratings",
     "projects",
     "invitations",

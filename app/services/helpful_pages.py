@@ -1,5 +1,5 @@
 """The pages with the most "not helpful" votes, so a docs team sees where to work first. Read from the
-exact rating counters (archived ratings are already out of them)."""
+exact all-time rating totals (archived ratings are already out of them)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, Project, RatingCounter, RatingType
+from app.db.models import ALL_PATHS, Project, RatingTotal, RatingType
 
 
 @dataclass(frozen=True)
@@ -24,18 +24,18 @@ class PageVotes:
 
 
 async def most_not_helpful(session: AsyncSession, project: Project, limit: int = 10) -> list[PageVotes]:
-    not_helpful = func.sum(case((RatingCounter.value == 0, RatingCounter.count), else_=0))
-    helpful = func.sum(case((RatingCounter.value == 1, RatingCounter.count), else_=0))
+    not_helpful = func.sum(case((RatingTotal.value == 0, RatingTotal.count), else_=0))
+    helpful = func.sum(case((RatingTotal.value == 1, RatingTotal.count), else_=0))
     rows = await session.execute(
-        select(RatingCounter.path, not_helpful, helpful)
+        select(RatingTotal.path, not_helpful, helpful)
         .where(
-            RatingCounter.project_id == project.id,
-            RatingCounter.rating_type == RatingType.HELPFUL.value,
-            RatingCounter.path != ALL_PATHS,
+            RatingTotal.project_id == project.id,
+            RatingTotal.rating_type == RatingType.HELPFUL.value,
+            RatingTotal.path != ALL_PATHS,
         )
-        .group_by(RatingCounter.path)
+        .group_by(RatingTotal.path)
         .having(not_helpful > 0)
-        .order_by(not_helpful.desc(), RatingCounter.path)
+        .order_by(not_helpful.desc(), RatingTotal.path)
         .limit(limit)
     )
     return [PageVotes(path, int(down), int(up)) for path, down, up in rows.tuples()]

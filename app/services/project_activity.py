@@ -8,7 +8,7 @@ from uuid import UUID
 from sqlalchemy import false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, ContactMessage, Project, RatingCounter
+from app.db.models import ALL_PATHS, ContactMessage, Project, RatingTotal
 
 
 async def rating_counts(session: AsyncSession, projects: list[Project]) -> dict[UUID, int]:
@@ -17,9 +17,9 @@ async def rating_counts(session: AsyncSession, projects: list[Project]) -> dict[
     if not ids:
         return {}
     rows = await session.execute(
-        select(RatingCounter.project_id, func.coalesce(func.sum(RatingCounter.count), 0))
-        .where(RatingCounter.project_id.in_(ids), RatingCounter.path == ALL_PATHS)
-        .group_by(RatingCounter.project_id)
+        select(RatingTotal.project_id, func.coalesce(func.sum(RatingTotal.count), 0))
+        .where(RatingTotal.project_id.in_(ids), RatingTotal.path == ALL_PATHS)
+        .group_by(RatingTotal.project_id)
     )
     counts = {project_id: int(total) for project_id, total in rows.tuples()}
     return {i: counts.get(i, 0) for i in ids}

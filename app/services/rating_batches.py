@@ -11,9 +11,9 @@ and counters that add_ratings writes for the API.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from typing import Any, Protocol
 from uuid import UUID
 
 import msgspec
@@ -23,9 +23,9 @@ from sqlalchemy.engine import make_url
 
 from app.config import Settings
 from app.db.config import tune_sqlite
-from app.db.models import RatingCounter
+from app.db.models import RatingCounter, RatingTotal
 from app.services.counter_upsert import counter_rows, upsert_statement
-from app.services.rating_counters import count_deltas
+from app.services.rating_counters import count_deltas, total_deltas
 from app.services.rating_input import RatingInput
 from app.services.rating_writer import INSERT_RATINGS, NewRating, new_ratings
 
@@ -44,24 +44,32 @@ class SqliteRatingBatches:
     def __init__(self, database_url: str) -> None:
         self._engine = create_engine(make_url(database_url).set(drivername="sqlite"))
         tune_sqlite(self._engine)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rating-batches")
+        self._thread: ThreadPoolExecutor | None = None
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
+        if self._thread is None:  # opened again after close(), as an application restarted in-process
+            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rating-batches")
         await asyncio.get_running_loop().run_in_executor(self._thread, self._write, ratings)
         return ratings
 
     async def close(self) -> None:
         """Closes the connection in the thread that opened it, as sqlite3 requires."""
+        if self._thread is None:
+            return
         await asyncio.get_running_loop().run_in_executor(self._thread, self._engine.dispose)
         self._thread.shutdown(wait=True)
+        self._thread = None
 
     def _write(self, ratings: list[NewRating]) -> None:
         with self._engine.begin() as connection:
             connection.execute(INSERT_RATINGS, [rating.row() for rating in ratings])
-            counter_table = RatingCounter.__table__
-            rows = counter_rows(counter_table, count_deltas(ratings, +1))
-            connection.execute(upsert_statement(counter_table), rows)
+            deltas = count_deltas(ratings, +1)
+            for table, table_deltas in (
+                (RatingCounter.__table__, deltas),
+                (RatingTotal.__table__, total_deltas(deltas)),
+            ):
+                connection.execute(upsert_statement(table), counter_rows(table, table_deltas))
 
 
 _INSERT_AND_COUNT = """
@@ -73,22 +81,36 @@ WITH stored AS (
     FROM json_to_recordset(%(ratings)s::json)
          AS new(id uuid, project_id uuid, rating_type text, value int, max_stars int, path text,
                 version text, submitted_by text, custom_data jsonb, created_at timestamptz)
+),
+counted AS (
+    INSERT INTO rating_counters AS counter (project_id, rating_type, path, day, scale, value, count)
+    SELECT project_id, rating_type, path, day, scale, value, count
+    FROM ROWS FROM (json_to_recordset(%(deltas)s::json) AS (project_id uuid, rating_type text, path text,
+                                                            day date, scale int, value int, count bigint))
+         WITH ORDINALITY AS delta(project_id, rating_type, path, day, scale, value, count, position)
+    ORDER BY position
+    ON CONFLICT (project_id, rating_type, path, day, scale, value)
+    DO UPDATE SET count = counter.count + excluded.count
+    RETURNING 1
 )
-INSERT INTO rating_counters AS counter (project_id, rating_type, path, day, scale, value, count)
-SELECT project_id, rating_type, path, day, scale, value, count
-FROM ROWS FROM (json_to_recordset(%(deltas)s::json) AS (project_id uuid, rating_type text, path text,
-                                                        day date, scale int, value int, count bigint))
-     WITH ORDINALITY AS delta(project_id, rating_type, path, day, scale, value, count, position)
+INSERT INTO rating_totals AS total (project_id, rating_type, path, scale, value, count)
+SELECT project_id, rating_type, path, scale, value, count
+FROM ROWS FROM (json_to_recordset(%(totals)s::json) AS (project_id uuid, rating_type text, path text,
+                                                        scale int, value int, count bigint))
+     WITH ORDINALITY AS delta(project_id, rating_type, path, scale, value, count, position)
+WHERE (SELECT count(*) FROM counted) > 0
 ORDER BY position
-ON CONFLICT (project_id, rating_type, path, day, scale, value)
-DO UPDATE SET count = counter.count + excluded.count
+ON CONFLICT (project_id, rating_type, path, scale, value)
+DO UPDATE SET count = total.count + excluded.count
 """
-"""The batch travels as two JSON documents (msgspec encodes them in C; psycopg's array adaptation costs
-far more per row). The counter deltas arrive sorted and are applied in that order, the order of every
-other counter write (add_to_counters), so concurrent transactions lock counter rows alike and cannot
-deadlock."""
+"""The batch travels as JSON documents (msgspec encodes them in C; psycopg's array adaptation costs far
+more per row). Deltas arrive sorted and are applied in that order, day counters before totals: the
+WHERE on `counted` makes PostgreSQL finish the counters before the first total (sub-statements of a
+WITH otherwise run in no promised order). That is the order of every other counter write
+(apply_counts), so concurrent transactions lock counter rows alike and cannot deadlock."""
 
 _DELTA_FIELDS = ("project_id", "rating_type", "path", "day", "scale", "value")
+_TOTAL_FIELDS = ("project_id", "rating_type", "path", "scale", "value")
 
 
 class PostgresRatingBatches:
@@ -100,14 +122,15 @@ class PostgresRatingBatches:
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
-        deltas = [
-            {**dict(zip(_DELTA_FIELDS, key, strict=True)), "count": n}
-            for key, n in sorted(count_deltas(ratings, +1).items())
-        ]
+        deltas = count_deltas(ratings, +1)
         connection = await self._connected()
         await connection.execute(
             _INSERT_AND_COUNT,
-            {"ratings": _json(ratings), "deltas": _json(deltas)},
+            {
+                "ratings": _json(ratings),
+                "deltas": _json(_records(_DELTA_FIELDS, deltas)),
+                "totals": _json(_records(_TOTAL_FIELDS, total_deltas(deltas))),
+            },
         )
         return ratings
 
@@ -128,6 +151,11 @@ def rating_batches(settings: Settings) -> RatingBatches:
     if settings.is_sqlite:
         return SqliteRatingBatches(settings.database_url)
     return PostgresRatingBatches(settings.database_url)
+
+
+def _records(fields: tuple[str, ...], deltas: Mapping[tuple[Any, ...], int]) -> list[dict[str, Any]]:
+    """Deltas as JSON objects, in key order."""
+    return [{**dict(zip(fields, key, strict=True)), "count": n} for key, n in sorted(deltas.items())]
 
 
 def _json(value: object) -> str:

@@ -1,20 +1,24 @@
-"""Keeps rating_counters exact: applied in the same transaction as the rating rows they count."""
+"""Keeps rating_counters and rating_totals exact: applied in the same transaction as the rating rows
+they count. Every writer changes the day counters first and the totals second, each in key order, so
+concurrent transactions take row locks in one order and cannot deadlock."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from typing import Protocol
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, RatingCounter
+from app.db.models import ALL_PATHS, RatingCounter, RatingTotal
 from app.services.counter_upsert import add_to_counters
 
 CounterKey = tuple[UUID, str, str, date, int, int]
 """(project_id, rating_type, path, day, scale, value)"""
+TotalKey = tuple[UUID, str, str, int, int]
+"""(project_id, rating_type, path, scale, value): a counter key without the day"""
 
 
 class CountedRating(Protocol):
@@ -56,6 +60,15 @@ def count_deltas(ratings: Iterable[CountedRating], sign: int) -> Counter[Counter
     return deltas
 
 
+def total_deltas(deltas: Mapping[CounterKey, int]) -> Counter[TotalKey]:
+    totals: Counter[TotalKey] = Counter()
+    for (project_id, rating_type, path, _, scale, value), n in deltas.items():
+        totals[project_id, rating_type, path, scale, value] += n
+    return totals
+
+
 async def apply_counts(session: AsyncSession, ratings: Iterable[CountedRating], sign: int) -> None:
-    """Add (sign=1) or remove (sign=-1) these ratings from the counters."""
-    await add_to_counters(session, RatingCounter.__table__, count_deltas(ratings, sign))
+    """Add (sign=1) or remove (sign=-1) these ratings from the counters and the totals."""
+    deltas = count_deltas(ratings, sign)
+    await add_to_counters(session, RatingCounter.__table__, deltas)
+    await add_to_counters(session, RatingTotal.__table__, total_deltas(deltas))

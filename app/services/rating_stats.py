@@ -1,5 +1,5 @@
-"""Rating statistics and time series (D7), read from rating_counters so their cost does not grow
-with the number of ratings.
+"""Rating statistics and time series (D7), read from rating_counters (by day) and rating_totals (all
+time) so their cost does not grow with the number of ratings.
 
 Whole UTC days come from the counters. When since or until falls inside a day, that edge day is
 counted from the rating rows between the bound and midnight (an index range on project, type and
@@ -18,7 +18,7 @@ import msgspec
 from sqlalchemy import Select, false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, Project, Rating, RatingCounter, RatingType
+from app.db.models import ALL_PATHS, Project, Rating, RatingCounter, RatingTotal, RatingType
 from app.errors import InvalidRequest
 from app.schemas.rating_stats import (
     HelpfulPoint,
@@ -59,7 +59,11 @@ async def rating_stats(
     """Statistics of the non-archived ratings of one type in [since, until), optionally for one path."""
     split = split_days(since, until)
     tally: Tally = Counter()
-    if split.has_whole_days:
+    if split.all_time:
+        rows = await session.execute(_totals_query(project, rating_type, path))
+        for scale, value, count in rows.tuples():
+            tally[scale, value] += int(count)
+    elif split.has_whole_days:
         rows = await session.execute(_counter_query(project, rating_type, path, split))
         for scale, value, count in rows.tuples():
             tally[scale, value] += int(count)
@@ -99,14 +103,14 @@ async def counted_total(
     path: str | None = None,
     value: int | None = None,
 ) -> int:
-    """How many non-archived ratings match, summed from the counters instead of counting rows."""
-    query = select(func.coalesce(func.sum(RatingCounter.count), 0)).where(
-        RatingCounter.project_id == project.id,
-        RatingCounter.rating_type == str(rating_type),
-        RatingCounter.path == (path or ALL_PATHS),
+    """How many non-archived ratings match, summed from the totals instead of counting rows."""
+    query = select(func.coalesce(func.sum(RatingTotal.count), 0)).where(
+        RatingTotal.project_id == project.id,
+        RatingTotal.rating_type == str(rating_type),
+        RatingTotal.path == (path or ALL_PATHS),
     )
     if value is not None:
-        query = query.where(RatingCounter.value == value)
+        query = query.where(RatingTotal.value == value)
     return int(await session.scalar(query) or 0)
 
 
@@ -118,6 +122,10 @@ class DaySplit:
     end_day: date | None = None
     edges: list[tuple[datetime, datetime]] = field(default_factory=list)
     empty: bool = False
+
+    @property
+    def all_time(self) -> bool:
+        return not self.empty and self.first_day is None and self.end_day is None and not self.edges
 
     @property
     def has_whole_days(self) -> bool:
@@ -233,6 +241,18 @@ async def _day_tallies(
     for start, end in split.edges:
         tallies[start.date()].update(await _row_tally(session, project, rating_type, path, start, end))
     return tallies
+
+
+def _totals_query(project: Project, rating_type: RatingType, path: str | None) -> Select[Any]:
+    return (
+        select(RatingTotal.scale, RatingTotal.value, func.sum(RatingTotal.count))
+        .where(
+            RatingTotal.project_id == project.id,
+            RatingTotal.rating_type == str(rating_type),
+            RatingTotal.path == (path or ALL_PATHS),
+        )
+        .group_by(RatingTotal.scale, RatingTotal.value)
+    )
 
 
 def _counter_query(

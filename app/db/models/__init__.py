@@ -7,6 +7,7 @@ from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackSt
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
 from app.db.models.rating_counter import ALL_PATHS, RatingCounter
+from app.db.models.rating_total import RatingTotal
 from tenants.models import AccessToken, Invitation, Membership, Organization, Role, TokenScope, User
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Project",
     "Rating",
     "RatingCounter",
+    "RatingTotal",
     "RatingType",
     "Role",
     "TokenScope",
