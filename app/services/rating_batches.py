@@ -1,7 +1,7 @@
 """Where group commit writes a batch of ratings: each batch is one committed transaction.
 
 On PostgreSQL a batch is a single statement on a connection of the writer's own, in autocommit: the
-rows and their counter deltas travel as two JSON documents that `json_to_recordset` turns back into
+rows, their counter deltas and totals travel as JSON documents that `json_to_recordset` turns back into
 rows, so a batch of any size costs one round trip and no SQL compilation. On SQLite (the default) a
 batch runs whole in one thread of the writer's own, on a synchronous engine over the same file: one
 hop to the thread per batch, where the async driver would take one per statement. Both write the rows
