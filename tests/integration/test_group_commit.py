@@ -6,11 +6,13 @@ import asyncio
 import uuid
 from collections.abc import Sequence
 
+import psycopg
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.config import build_db_config
 from app.db.models import ALL_PATHS, Rating, RatingCounter
 from app.errors import Unavailable
 from app.services.group_commit import RatingGroupCommit
@@ -23,7 +25,8 @@ from app.services.rating_batches import (
 )
 from app.services.rating_input import RatingInput
 from app.services.rating_writer import NewRating
-from tests.factories import Tenant
+from tests import databases
+from tests.factories import Tenant, make_tenant
 
 
 def helpful(value: bool, path: str = "/a") -> RatingInput:
@@ -101,3 +104,23 @@ async def test_when_the_database_is_down_every_request_in_the_batch_fails(tenant
     )
     await writer.close()
     assert all(isinstance(o, Unavailable) for o in outcomes)
+
+
+async def test_after_its_connection_is_lost_the_writer_reconnects(postgres_url: str) -> None:
+    """A database restart costs the batch that was in flight (503), not every batch after it."""
+    databases.postgres_truncate(postgres_url)
+    config = build_db_config(Settings(database_url=postgres_url, secret_key="test"))
+    tenant = await make_tenant(config.create_session_maker())
+    await config.get_engine().dispose()
+    batches = PostgresRatingBatches(postgres_url)
+    writer = RatingGroupCommit(batches)
+    await writer.submit(tenant.project.id, helpful(True))
+    pid = batches._connection.info.backend_pid  # type: ignore[union-attr]
+    libpq = postgres_url.replace("postgresql+psycopg://", "postgresql://")
+    async with await psycopg.AsyncConnection.connect(libpq, autocommit=True) as admin:
+        await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(Unavailable):
+        await writer.submit(tenant.project.id, helpful(True))
+    stored = await writer.submit(tenant.project.id, helpful(False))
+    await writer.close()
+    assert stored.value == 0
