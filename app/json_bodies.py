@@ -1,7 +1,7 @@
 """JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
 Content-Type (D3). A request without a Content-Type is read as JSON, so minimal server-to-server
-clients keep working; form-reading routes (the console) are not affected. A JSON body is also checked
-for NUL characters before any handler sees it."""
+clients keep working; form-reading routes (the console) are not affected. JSON and form bodies are also
+checked for NUL characters before any handler sees them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from litestar.handlers import BaseRouteHandler
 from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
-from app.nul_characters import refuse_nul_characters
+from app.nul_characters import refuse_nul_characters, refuse_nul_in_form
 
 TEXT_PLAIN_JSON = "text_plain_json"
 """Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
@@ -29,26 +29,31 @@ def reads_json_body(handler: BaseRouteHandler) -> bool:
 
 
 def is_json_media_type(content_type: str) -> bool:
-    media_type = content_type.split(";", 1)[0].strip().lower()
+    media_type = _media_type(content_type)
     return media_type == "application/json" or (
         media_type.startswith("application/") and media_type.endswith("+json")
     )
 
 
-async def json_bodies_only(request: Request[Any, Any, Any]) -> None:
+async def check_request_body(request: Request[Any, Any, Any]) -> None:
     """A before-request hook, not a guard: Litestar calls guards with a copy of the handler, which costs
     more than the check itself on the hottest paths."""
     handler = request.route_handler
-    if not reads_json_body(handler):
-        return
     content_type = request.headers.get("content-type")
-    if content_type is not None and not _read_as_json(content_type, handler):
-        raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
-    refuse_nul_characters(await request.body())
+    if reads_json_body(handler):
+        if content_type is not None and not _read_as_json(content_type, handler):
+            raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
+        refuse_nul_characters(await request.body())
+    elif content_type is not None and _media_type(content_type) == "application/x-www-form-urlencoded":
+        refuse_nul_in_form(await request.body())
+
+
+def _media_type(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
 
 
 def _read_as_json(content_type: str, handler: BaseRouteHandler) -> bool:
     if is_json_media_type(content_type):
         return True
-    plain = content_type.split(";", 1)[0].strip().lower() == "text/plain"
+    plain = _media_type(content_type) == "text/plain"
     return plain and bool(handler.opt.get(TEXT_PLAIN_JSON))

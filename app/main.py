@@ -20,7 +20,7 @@ from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
-from app.json_bodies import json_bodies_only
+from app.json_bodies import check_request_body
 from app.public import public_router
 from app.state import build_state, close_state
 from app.static_assets import widgets_router
@@ -49,7 +49,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         stores=console_stores(settings),
         exception_handlers=EXCEPTION_HANDLERS,
         compression_config=COMPRESSION,
-        before_request=json_bodies_only,
+        before_request=check_request_body,
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],

@@ -1,4 +1,5 @@
-"""NUL characters are refused in JSON bodies: PostgreSQL cannot store them in text, and no field needs one.
+"""NUL characters are refused in JSON and form bodies: PostgreSQL cannot store them in text, and no field
+needs one.
 
 JSON can carry NUL only as the escape \\u0000. A body without that escape is passed at the cost of one
 bytes search; one with it is decoded generically to name the first field holding a NUL, so the client
@@ -9,6 +10,7 @@ followed by "u0000" (a harmless text): the walk finds no NUL then, and the body 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 import msgspec
 
@@ -46,3 +48,12 @@ def _field_with_nul(value: Any, where: str) -> str | None:
             if found is not None:
                 return found
     return None
+
+
+def refuse_nul_in_form(body: bytes) -> None:
+    """The same for a URL-encoded form (the console), where a NUL arrives as %00."""
+    if b"%00" not in body and b"\x00" not in body:
+        return
+    for name, value in parse_qsl(body.decode("latin-1"), keep_blank_values=True):
+        if "\x00" in name or "\x00" in value:
+            raise InvalidRequest(name.replace("\x00", "") or "body", "must not contain NUL characters")

@@ -129,3 +129,11 @@ async def test_visitor_text_in_names_is_escaped(console: Console, owner: User) -
     created = await console.post("/projects", {"name": "<img src=x onerror=alert(1)>"})
     assert "<img src=x" not in created.text
     assert "&lt;img src=x onerror=alert(1)&gt;" in created.text
+
+
+async def test_nul_characters_in_a_form_are_refused(console: Console, owner: User) -> None:
+    await signed_in(console, owner)
+    refused = await console.post("/projects", {"name": "Help\x00centre", "description": ""})
+    assert refused.status_code == 400
+    assert "NUL" in refused.text
+    assert "Help" not in (await console.get("/projects")).text
