@@ -1,5 +1,6 @@
 """The long-lived objects of one worker process, kept in the application state: the caches of project
-keys and token digests, the shared cache generation and the public endpoints' gate."""
+keys and token digests, the shared cache generation, the public endpoints' gate and the ratings'
+intake."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.db.cache_generation import cache_generation, generation_key
 from app.public.gate import PublicGate
 from app.public.project_directory import ProjectDirectory
 from app.public.rate_limit import CounterStore, MemoryCounters, RateLimiter, RedisCounters
+from app.public.rating_intake import RatingIntake
 from app.services.group_commit import RatingGroupCommit
 from app.services.rating_batches import rating_batches
 from tenants.token_directory import TokenDirectory
@@ -37,6 +39,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
         counters, settings.secret_key, settings.rate_limit_client, settings.rate_limit_project
     )
     projects = ProjectDirectory(session_maker)
+    gate = PublicGate(settings, projects, limiter)
     return State(
         {
             "settings": settings,
@@ -46,15 +49,15 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "token_directory": TokenDirectory(session_maker, generation),
             "project_directory": projects,
             "budget_counters": counters,
-            "public_gate": PublicGate(settings, projects, limiter),
-            "rating_writer": RatingGroupCommit(rating_batches(settings)),
+            "public_gate": gate,
+            "rating_intake": RatingIntake(gate, RatingGroupCommit(rating_batches(settings))),
         }
     )
 
 
 async def close_state(app: Litestar) -> None:
-    writer: RatingGroupCommit = app.state.rating_writer
-    await writer.close()
+    intake: RatingIntake = app.state.rating_intake
+    await intake.close()
     if isinstance(counters := app.state.budget_counters, RedisCounters):
         await counters.close()
     redis: Redis | None = app.state.redis

@@ -8,18 +8,33 @@ client that keeps sending refused requests is the one a budget is for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from litestar import Request
+from litestar.types import Scope
 
 from app.config import Settings
 from app.errors import NotFound, OriginNotAllowed, RateLimited
 from app.public.client_address import client_address
 from app.public.cors import record_decision
 from app.public.project_directory import ProjectDirectory, ProjectEntry
-from app.public.rate_limit import RateLimiter
+from app.public.rate_limit import RateLimiter, Verdict
 from app.services.origins import origin_allowed, request_origin
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """One public request, as the gate judges it."""
+
+    scope: Scope
+    endpoint: str
+    project_key: UUID
+    address: str
+    origin: str | None
+    """The Origin header as sent, if any."""
 
 
 class PublicGate:
@@ -28,19 +43,43 @@ class PublicGate:
         self._directory = directory
         self._limiter = limiter
 
-    async def admit(self, request: Request[Any, Any, Any], endpoint: str, project_key: UUID) -> ProjectEntry:
+    def visit(self, request: Request[Any, Any, Any], endpoint: str, project_key: UUID) -> Visit:
         address = client_address(request.scope, self._trusted_proxies)
-        verdict = await self._limiter.hit(endpoint, project_key, address)
-        project = await self._directory.lookup(project_key, verdict.generation)
+        return Visit(request.scope, endpoint, project_key, address, request.headers.get("origin"))
+
+    async def admit(self, visit: Visit) -> ProjectEntry:
+        """The visit's project, or the refusal raised."""
+        verdict = await self._limiter.hit(visit.endpoint, visit.project_key, visit.address)
+        project = await self._directory.lookup(visit.project_key, verdict.generation)
+        return self._judge(visit, verdict, project)
+
+    async def admit_many(self, visits: Sequence[Visit]) -> list[ProjectEntry | BaseException]:
+        """Each visit's project or refusal: the budgets of all of them are counted in one call."""
+        verdicts = await self._limiter.hit_many([(v.endpoint, v.project_key, v.address) for v in visits])
+        outcomes: list[ProjectEntry | BaseException] = []
+        for visit, verdict in zip(visits, verdicts, strict=True):
+            if isinstance(verdict, BaseException):
+                outcomes.append(verdict)
+                continue
+            try:
+                project = await self._directory.lookup(visit.project_key, verdict.generation)
+                outcomes.append(self._judge(visit, verdict, project))
+            except Exception as refusal:
+                outcomes.append(refusal)
+        return outcomes
+
+    @staticmethod
+    def _judge(visit: Visit, verdict: Verdict, project: ProjectEntry | None) -> ProjectEntry:
         if project is None:
             raise NotFound("project_key: no project has this key")
-        header = request.headers.get("origin")
-        if header is not None:
-            origin = request_origin(header)
+        if visit.origin is not None:
+            origin = request_origin(visit.origin)
             allowed = origin is not None and origin_allowed(origin, project.allowed_origins)
-            record_decision(request.scope, allowed)
+            record_decision(visit.scope, allowed)
             if not allowed:
-                raise OriginNotAllowed(f"Origin: {header:.100} is not in this project's allowed_origins")
+                raise OriginNotAllowed(
+                    f"Origin: {visit.origin:.100} is not in this project's allowed_origins"
+                )
         if verdict.retry_after is not None:
             raise RateLimited(verdict.retry_after)
         return project

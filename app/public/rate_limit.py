@@ -40,9 +40,19 @@ class Count:
     """Seconds until the window closes."""
 
 
+Windows = Sequence[tuple[str, int]]
+"""The (key, seconds) windows one request counts against."""
+Counted = tuple[int, list[Count]]
+"""The cache generation, and the count of each window after this hit."""
+
+
 class CounterStore(Protocol):
-    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
-        """Count one hit on each (key, seconds) window; return the cache generation and the counts."""
+    async def hit(self, windows: Windows) -> Counted:
+        """Count one hit on each window; return the cache generation and the counts."""
+        ...
+
+    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
+        """Count the hits of several requests at once: one generation read, one round trip."""
         ...
 
 
@@ -56,8 +66,14 @@ class MemoryCounters:
         self._windows: dict[str, list[float]] = {}
         self._next_sweep = 0.0
 
-    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
-        now = time.monotonic()
+    async def hit(self, windows: Windows) -> Counted:
+        return self._count(windows, time.monotonic(), await self._generation.current())
+
+    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
+        now, generation = time.monotonic(), await self._generation.current()
+        return [self._count(windows, now, generation) for windows in batch]
+
+    def _count(self, windows: Windows, now: float, generation: int) -> Counted:
         self._sweep(now)
         counts = []
         for key, seconds in windows:
@@ -66,7 +82,7 @@ class MemoryCounters:
                 window = self._windows[key] = [0, now + seconds]
             window[0] += 1
             counts.append(Count(hits=int(window[0]), expires_in=window[1] - now))
-        return await self._generation.current(), counts
+        return generation, counts
 
     def _sweep(self, now: float) -> None:
         """Drop closed windows now and then, so distinct clients cannot grow the dict without bound."""
@@ -95,8 +111,9 @@ return out
 class RedisCounters:
     """Counters shared by every worker: one atomic script reads the generation and counts the hits.
 
-    Concurrent requests share a script call (a Coalescer): one Redis round trip serves a whole batch,
-    and each request still gets its own counts (INCR answers each key occurrence in turn).
+    Concurrent requests share a script call: ratings count a whole batch of their group commit at once
+    (hit_many), the other endpoints through a Coalescer. One Redis round trip serves the batch, and each
+    request still gets its own counts (INCR answers each key occurrence in turn).
     """
 
     def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
@@ -104,11 +121,9 @@ class RedisCounters:
         self._script = client.register_script(HIT_SCRIPT)
         self._prefix = prefix
         self._generation_key = generation_key
-        self._calls: Coalescer[Sequence[tuple[str, int]], tuple[int, list[Count]]] = Coalescer(
-            self._hit_many, name="redis-budgets"
-        )
+        self._calls: Coalescer[Windows, Counted] = Coalescer(self.hit_many, name="redis-budgets")
 
-    async def hit(self, windows: Sequence[tuple[str, int]]) -> tuple[int, list[Count]]:
+    async def hit(self, windows: Windows) -> Counted:
         return await self._calls.submit(windows)
 
     async def close(self) -> None:
@@ -116,9 +131,7 @@ class RedisCounters:
         await self._calls.close()
         await self._client.aclose()
 
-    async def _hit_many(
-        self, batch: Sequence[Sequence[tuple[str, int]]]
-    ) -> Sequence[tuple[int, list[Count]] | BaseException]:
+    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
         keys = [self._generation_key]
         args: list[int] = []
         for windows in batch:
@@ -167,14 +180,23 @@ class RateLimiter:
 
     async def hit(self, endpoint: str, project_key: UUID, address: str) -> Verdict:
         """Count this request against both budgets of the project's endpoint."""
+        return self._verdict(await self._store.hit(self._windows(endpoint, project_key, address)))
+
+    async def hit_many(self, hits: Sequence[tuple[str, UUID, str]]) -> list[Verdict | BaseException]:
+        """Count several (endpoint, project key, address) requests in one call to the store."""
+        counted = await self._store.hit_many([self._windows(*hit) for hit in hits])
+        return [c if isinstance(c, BaseException) else self._verdict(c) for c in counted]
+
+    def _windows(self, endpoint: str, project_key: UUID, address: str) -> Windows:
         base = f"rate:{endpoint}:{project_key.hex}"
-        limits = (self._per_client, self._per_project)
-        generation, counts = await self._store.hit(
-            [
-                (f"{base}:client:{self.client_digest(address)}", self._per_client.seconds),
-                (f"{base}:project", self._per_project.seconds),
-            ]
+        return (
+            (f"{base}:client:{self.client_digest(address)}", self._per_client.seconds),
+            (f"{base}:project", self._per_project.seconds),
         )
+
+    def _verdict(self, counted: Counted) -> Verdict:
+        generation, counts = counted
+        limits = (self._per_client, self._per_project)
         waits = [
             count.expires_in
             for count, limit in zip(counts, limits, strict=True)

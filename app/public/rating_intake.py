@@ -1,0 +1,48 @@
+"""Public ratings, admitted and stored in batches: the widgets' hottest path.
+
+Submissions that arrive together wait in one Coalescer. One task takes everything queued, has the gate
+judge the whole batch (one budget call), stores the admitted ratings in one transaction, then answers
+every request: a refusal (404, 403, 429) or the stored rating once its commit succeeded. Each request
+waits once, and the budget call and the commit share the same, larger batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.coalescer import Coalescer
+from app.public.gate import PublicGate, Visit
+from app.services.group_commit import RatingGroupCommit
+from app.services.rating_batches import Row
+from app.services.rating_input import RatingInput
+from app.services.rating_writer import NewRating
+
+Submission = tuple[Visit, RatingInput]
+
+
+class RatingIntake:
+    def __init__(self, gate: PublicGate, group_commit: RatingGroupCommit, max_batch: int = 1000) -> None:
+        self._gate = gate
+        self._group_commit = group_commit
+        self._submissions: Coalescer[Submission, NewRating] = Coalescer(
+            self._run, max_batch=max_batch, name="rating-intake"
+        )
+
+    async def submit(self, visit: Visit, rating: RatingInput) -> NewRating:
+        """The stored rating once committed; raises the gate's refusal, or Unavailable."""
+        return await self._submissions.submit((visit, rating))
+
+    async def close(self) -> None:
+        """Answer what is queued, then stop."""
+        await self._submissions.close()
+        await self._group_commit.close()
+
+    async def _run(self, batch: Sequence[Submission]) -> list[NewRating | BaseException]:
+        projects = await self._gate.admit_many([visit for visit, _ in batch])
+        rows: list[Row] = [
+            (project.id, rating)
+            for (_, rating), project in zip(batch, projects, strict=True)
+            if not isinstance(project, BaseException)
+        ]
+        stored = iter(await self._group_commit.write(rows) if rows else ())
+        return [project if isinstance(project, BaseException) else next(stored) for project in projects]
