@@ -7,7 +7,7 @@ and cannot deadlock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -24,7 +24,7 @@ async def add_to_counters(session: AsyncSession, table: Table, deltas: Mapping[t
 
 def counter_rows(table: Table, deltas: Mapping[tuple[Any, ...], int]) -> list[dict[str, Any]]:
     """The upsert's parameters: one row per key that changes, in key order."""
-    columns = (*_key_columns(table), "count")
+    columns = upsert_columns(table)
     return [dict(zip(columns, (*key, n), strict=True)) for key, n in sorted(deltas.items()) if n]
 
 
@@ -37,10 +37,20 @@ def upsert_statement(table: Table) -> TextClause:
     """Written as text, because SQLAlchemy cannot cache its dialect-specific INSERT ... ON CONFLICT and
     would compile it again for every batch; SQLite and PostgreSQL share this syntax. The bind types
     are the columns' own, so values are stored exactly as the ORM stores them."""
+    columns = upsert_columns(table)
+    sql = upsert_sql(table, [":" + name for name in columns])
+    return text(sql).bindparams(*(bindparam(name, type_=table.c[name].type) for name in columns))
+
+
+def upsert_columns(table: Table) -> tuple[str, ...]:
+    """The upsert's parameters, in order: the key columns, then count."""
+    return (*_key_columns(table), "count")
+
+
+def upsert_sql(table: Table, placeholders: Sequence[str]) -> str:
+    """The upsert with these placeholders for upsert_columns(table) (named, or `?` for the driver)."""
     keys = _key_columns(table)
-    columns = (*keys, "count")
-    sql = (
-        f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)}) "
+    return (
+        f"INSERT INTO {table.name} ({', '.join(upsert_columns(table))}) VALUES ({', '.join(placeholders)}) "
         f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET count = {table.name}.count + excluded.count"
     )
-    return text(sql).bindparams(*(bindparam(name, type_=table.c[name].type) for name in columns))

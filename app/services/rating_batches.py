@@ -4,8 +4,9 @@ On PostgreSQL a batch is a single statement on a connection of the writer's own,
 rows, their counter deltas and totals travel as JSON documents that `json_to_recordset` turns back into
 rows, so a batch of any size costs one round trip and no SQL compilation. On SQLite (the default) a
 batch runs whole in one thread of the writer's own, on a synchronous engine over the same file: one
-hop to the thread per batch, where the async driver would take one per statement. Both write the rows
-and counters that add_ratings writes for the API.
+hop to the thread per batch, where the async driver would take one per statement; its statements go
+straight to the driver (app/db/driver_statements.py). Both store exactly the rows and counters that
+add_ratings writes for the API.
 """
 
 from __future__ import annotations
@@ -18,16 +19,18 @@ from uuid import UUID
 
 import msgspec
 import psycopg
+from advanced_alchemy.config import EngineConfig
 from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 
 from app.config import Settings
 from app.db.config import tune_sqlite
-from app.db.models import RatingCounter, RatingTotal
-from app.services.counter_upsert import counter_rows, upsert_statement
+from app.db.driver_statements import DriverStatement
+from app.db.models import Rating, RatingCounter, RatingTotal
+from app.services.counter_upsert import counter_rows, upsert_columns, upsert_sql
 from app.services.rating_counters import count_deltas, total_deltas
 from app.services.rating_input import RatingInput
-from app.services.rating_writer import INSERT_RATINGS, NewRating, new_ratings
+from app.services.rating_writer import NewRating, new_ratings
 
 Row = tuple[UUID, RatingInput]
 
@@ -42,9 +45,26 @@ class RatingBatches(Protocol):
 
 class SqliteRatingBatches:
     def __init__(self, database_url: str) -> None:
-        self._engine = create_engine(make_url(database_url).set(drivername="sqlite"))
+        # advanced-alchemy's JSON serializer, as on the application's engine: metadata is stored alike
+        self._engine = create_engine(
+            make_url(database_url).set(drivername="sqlite"), json_serializer=EngineConfig().json_serializer
+        )
         tune_sqlite(self._engine)
         self._thread: ThreadPoolExecutor | None = None
+        dialect = self._engine.dialect
+        placeholders = ", ".join("?" * len(_RATING_COLUMNS))
+        self._insert_ratings = DriverStatement(
+            f"INSERT INTO ratings ({', '.join(_RATING_COLUMNS)}) VALUES ({placeholders})",
+            Rating.__table__,  # type: ignore[arg-type]
+            _RATING_COLUMNS,
+            dialect,
+        )
+        self._counters, self._totals = (
+            DriverStatement(
+                upsert_sql(table, ["?"] * len(upsert_columns(table))), table, upsert_columns(table), dialect
+            )
+            for table in (RatingCounter.__table__, RatingTotal.__table__)
+        )
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
@@ -62,15 +82,18 @@ class SqliteRatingBatches:
         self._thread = None
 
     def _write(self, ratings: list[NewRating]) -> None:
+        deltas = count_deltas(ratings, +1)
         with self._engine.begin() as connection:
-            connection.execute(INSERT_RATINGS, [rating.row() for rating in ratings])
-            deltas = count_deltas(ratings, +1)
-            for table, table_deltas in (
-                (RatingCounter.__table__, deltas),
-                (RatingTotal.__table__, total_deltas(deltas)),
-            ):
-                connection.execute(upsert_statement(table), counter_rows(table, table_deltas))
+            self._insert_ratings.executemany(connection, [rating.row() for rating in ratings])
+            self._counters.executemany(connection, counter_rows(RatingCounter.__table__, deltas))
+            self._totals.executemany(connection, counter_rows(RatingTotal.__table__, total_deltas(deltas)))
 
+
+_RATING_COLUMNS = (
+    "id", "project_id", "rating_type", "value", "max_stars", "path", "version", "submitted_by",
+    "metadata", "archived", "created_at", "updated_at",
+)  # fmt: skip
+"""The keys of NewRating.row(), which are the columns of ratings."""
 
 _INSERT_AND_COUNT = """
 WITH stored AS (

@@ -5,7 +5,13 @@ How concurrent submissions come to share a batch is tested with the intake (publ
 
 from __future__ import annotations
 
+import asyncio
+import shutil
+import sqlite3
 import uuid
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -24,9 +30,9 @@ from app.services.rating_batches import (
     rating_batches,
 )
 from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating
+from app.services.rating_writer import NewRating, add_ratings, new_ratings
 from tests import databases
-from tests.factories import Tenant, make_tenant
+from tests.factories import Tenant, add_project, make_tenant
 
 
 def helpful(value: bool, path: str = "/a") -> RatingInput:
@@ -80,3 +86,48 @@ async def test_after_its_connection_is_lost_the_writer_reconnects(postgres_url: 
     await writer.close()
     assert isinstance(stored, NewRating)
     assert stored.value == 0
+
+
+async def test_on_sqlite_the_batch_writer_stores_what_the_orm_stores(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
+    """The SQLite batch writer bypasses SQLAlchemy's parameter handling: every stored value, down to its
+    SQLite type and text, must still be what add_ratings writes."""
+    database = tmp_path / "hearken.db"
+    shutil.copy(sqlite_template, database)
+    url = f"sqlite+aiosqlite:///{database}"
+    config = build_db_config(Settings(database_url=url, secret_key="test"))
+    session_maker = config.create_session_maker()
+    tenant = await make_tenant(session_maker)
+    other = await add_project(session_maker, tenant, name="other")
+    item = RatingInput(
+        rating_type="star", value=4, max_stars=5, path="/docs/ünïcode", version="2.1",
+        submitted_by="user_7", custom_data={"plan": "pro", "seats": 3, "trial": True, "ref": None},
+    )  # fmt: skip
+    moment = datetime(2026, 11, 21, 9, 30, 15, 123456, tzinfo=UTC)
+    [batched] = new_ratings([(tenant.project.id, item)], created_at=moment)
+    batches = SqliteRatingBatches(url)
+    await asyncio.get_running_loop().run_in_executor(None, batches._write, [batched])
+    await batches.close()
+    async with session_maker.begin() as session:
+        await add_ratings(session, [(other.id, item)], created_at=moment)
+    await config.get_engine().dispose()
+
+    def stored(table: str) -> list[list[tuple[object, ...]]]:
+        """Each project's rows, every column shown with its SQLite type; ids by type and length only."""
+        with closing(sqlite3.connect(database)) as db:
+            columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+            shown = ", ".join(
+                f"typeof({c}), length({c})" if c == "id" else f"typeof({c}), {c}"
+                for c in columns
+                if c != "project_id"
+            )
+            rows = db.execute(f"SELECT project_id, typeof(project_id), {shown} FROM {table}").fetchall()
+        by_project: dict[object, list[tuple[object, ...]]] = {}
+        for project_id, *values in rows:
+            by_project.setdefault(project_id, []).append(tuple(values))
+        return [sorted(group, key=repr) for group in by_project.values()]
+
+    for table in ("ratings", "rating_counters", "rating_totals"):
+        batched_rows, orm_rows = stored(table)
+        assert batched_rows == orm_rows
