@@ -5,7 +5,6 @@ How concurrent submissions come to share a batch is tested with the intake (publ
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import sqlite3
 import uuid
@@ -30,9 +29,10 @@ from app.services.rating_batches import (
     rating_batches,
 )
 from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating, add_ratings, new_ratings
+from app.services.rating_writer import NewRating, add_ratings
 from tests import databases
 from tests.factories import Tenant, add_project, make_tenant
+from tests.rating_clock import rate_at
 
 
 def helpful(value: bool, path: str = "/a") -> RatingInput:
@@ -89,7 +89,7 @@ async def test_after_its_connection_is_lost_the_writer_reconnects(postgres_url: 
 
 
 async def test_on_sqlite_the_batch_writer_stores_what_the_orm_stores(
-    tmp_path: Path, sqlite_template: Path
+    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The SQLite batch writer bypasses SQLAlchemy's parameter handling: every stored value, down to its
     SQLite type and text, must still be what add_ratings writes."""
@@ -105,9 +105,9 @@ async def test_on_sqlite_the_batch_writer_stores_what_the_orm_stores(
         submitted_by="user_7", custom_data={"plan": "pro", "seats": 3, "trial": True, "ref": None},
     )  # fmt: skip
     moment = datetime(2026, 11, 21, 9, 30, 15, 123456, tzinfo=UTC)
-    [batched] = new_ratings([(tenant.project.id, item)], created_at=moment)
+    rate_at(monkeypatch, moment)
     batches = SqliteRatingBatches(url)
-    await asyncio.get_running_loop().run_in_executor(None, batches._write, [batched])
+    await batches.write([(tenant.project.id, item)])
     await batches.close()
     async with session_maker.begin() as session:
         await add_ratings(session, [(other.id, item)], created_at=moment)
