@@ -8,7 +8,6 @@ a Redis script) serves hundreds of requests. Used by the ratings' group commit a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -29,6 +28,7 @@ class Coalescer(Generic[T, R]):
         self._queue: list[tuple[T, asyncio.Future[R]]] = []
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def submit(self, item: T) -> R:
         if self._runner is None or self._runner.done():
@@ -40,22 +40,25 @@ class Coalescer(Generic[T, R]):
         return await future
 
     async def close(self) -> None:
-        """Run what is queued, then stop."""
+        """Let the runner finish the batch it is running and what is queued, then stop. (Cancelling it
+        mid-batch would leave that batch's callers waiting forever.)"""
         if self._runner is None:
             return
-        while self._queue:
-            await self._run(self._take())
-        self._runner.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
+        self._closing = True
+        self._wake.set()
+        try:
             await self._runner
-        self._runner = None
+        finally:
+            self._runner, self._closing = None, False
 
     async def _run_forever(self) -> None:
         while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue:
-                await self._run(self._take())
+            while not self._queue:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+            await self._run(self._take())
 
     def _take(self) -> list[tuple[T, asyncio.Future[R]]]:
         batch, self._queue = self._queue[: self._max_batch], self._queue[self._max_batch :]
