@@ -95,10 +95,10 @@ class MemoryCounters:
 HIT_SCRIPT = """
 local out = {tonumber(redis.call('GET', KEYS[1]) or '0')}
 for i = 2, #KEYS do
-  local hits = redis.call('INCR', KEYS[i])
+  local hits = redis.call('INCRBY', KEYS[i], ARGV[2 * i - 3])
   local ttl = redis.call('PTTL', KEYS[i])
   if ttl < 0 then
-    ttl = tonumber(ARGV[i - 1])
+    ttl = tonumber(ARGV[2 * i - 2])
     redis.call('PEXPIRE', KEYS[i], ttl)
   end
   out[#out + 1] = hits
@@ -106,14 +106,17 @@ for i = 2, #KEYS do
 end
 return out
 """
+"""KEYS: the generation key, then each distinct window key; ARGV: each key's hits and window (ms)."""
 
 
 class RedisCounters:
     """Counters shared by every worker: one atomic script reads the generation and counts the hits.
 
     Concurrent requests share a script call: ratings count a whole batch of their group commit at once
-    (hit_many), the other endpoints through a Coalescer. One Redis round trip serves the batch, and each
-    request still gets its own counts (INCR answers each key occurrence in turn).
+    (hit_many), the other endpoints through a Coalescer. One Redis round trip serves the batch. A key
+    that several requests of the batch share (their project's, a busy client's) is sent once with its
+    number of hits, and each request still gets its own count: the hits are numbered in batch order,
+    as if each request had incremented the key in turn.
     """
 
     def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
@@ -132,22 +135,35 @@ class RedisCounters:
         await self._client.aclose()
 
     async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
-        keys = [self._generation_key]
-        args: list[int] = []
+        hits: dict[str, list[int]] = {}  # key -> [hits in this batch, window in seconds]
         for windows in batch:
-            keys.extend(self._prefix + key for key, _ in windows)
-            args.extend(seconds * 1000 for _, seconds in windows)
+            for key, seconds in windows:
+                if (entry := hits.get(key)) is None:
+                    hits[key] = [1, seconds]
+                else:
+                    entry[0] += 1
+        args: list[int] = []
+        for n, seconds in hits.values():
+            args += (n, seconds * 1000)
         try:
-            reply = await self._script(keys=keys, args=args)
+            reply = await self._script(
+                keys=[self._generation_key, *(self._prefix + key for key in hits)], args=args
+            )
         except RedisError:
             logger.exception("Redis did not answer the budget check")
             return [Unavailable("rate limiting is unavailable; try again shortly")] * len(batch)
-        generation, position, results = int(reply[0]), 1, []
+        # Each key's count before this batch, and its window's remaining time.
+        before: dict[str, list[int]] = {}
+        for position, (key, (n, _)) in enumerate(hits.items()):
+            total, ttl = int(reply[1 + 2 * position]), int(reply[2 + 2 * position])
+            before[key] = [total - n, ttl]
+        generation, results = int(reply[0]), []
         for windows in batch:
             counts = []
-            for _ in windows:
-                counts.append(Count(hits=int(reply[position]), expires_in=int(reply[position + 1]) / 1000))
-                position += 2
+            for key, _ in windows:
+                state = before[key]
+                state[0] += 1
+                counts.append(Count(hits=state[0], expires_in=state[1] / 1000))
             results.append((generation, counts))
         return results
 

@@ -37,3 +37,30 @@ async def test_concurrent_hits_admit_exactly_the_budget() -> None:
     assert all(1 <= v.retry_after <= 60 for v in refused)  # type: ignore[operator]
     assert other.retry_after is None  # another client of the same project has its own budget
     assert not any("203.0.113" in key for key in stored)  # addresses are kept only as keyed hashes
+
+
+async def test_requests_of_one_batch_are_counted_in_turn() -> None:
+    """A key shared within a batch travels once, and each request still gets the count it would have
+    had alone: the budget refuses exactly the hits past it, in batch order, and later batches go on."""
+    require_redis()
+    prefix = f"hearken-test-{uuid.uuid4().hex}:"
+    client = Redis.from_url(REDIS_URL)
+    counters = RedisCounters(Redis.from_url(REDIS_URL), prefix, prefix + "cache_generation")
+    limiter = RateLimiter(counters, "secret", RateLimit(2, 60), RateLimit(3, 60))
+    key = uuid.uuid4()
+    try:
+        first = await limiter.hit_many([("rating", key, address) for address in ("a", "a", "b", "a")])
+        second = await limiter.hit_many([("rating", key, "c"), ("feedback", key, "a")])
+        project_hits = await client.get(f"{prefix}rate:rating:{key.hex}:project")
+        window_ms = await client.pttl(f"{prefix}rate:rating:{key.hex}:project")
+    finally:
+        await counters.close()
+        keys = [stored async for stored in client.scan_iter(match=prefix + "*")]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()
+    assert [v.retry_after is None for v in first] == [True, True, True, False]  # type: ignore[union-attr]
+    # the project's fourth and fifth rating hits are past its budget; feedback has budgets of its own
+    assert [v.retry_after is None for v in second] == [False, True]  # type: ignore[union-attr]
+    assert int(project_hits) == 5
+    assert 0 < window_ms <= 60_000
