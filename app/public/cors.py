@@ -13,6 +13,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.cache_generation import CacheGeneration
 from app.public.project_directory import ProjectDirectory
+from app.scope_headers import first_header
 from app.services.origins import request_origin
 
 PREFLIGHT_HEADERS = {
@@ -41,14 +42,15 @@ class PublicCorsMiddleware(ASGIMiddleware):
     """Works on the raw header lists: this runs on every public request, the hottest path there is."""
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        header = next((value for name, value in scope["headers"] if name == b"origin"), None)
+        header = first_header(scope, b"origin")
 
         async def send_with_cors(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = message.setdefault("headers", [])
                 headers.append((b"vary", b"Origin"))  # type: ignore[attr-defined]
-                if header is not None and await _readable_by(scope, header.decode("latin-1")):
-                    headers.append((b"access-control-allow-origin", header))  # type: ignore[attr-defined]
+                if header is not None and await _readable_by(scope, header):
+                    allowed = (b"access-control-allow-origin", header.encode("latin-1"))
+                    headers.append(allowed)  # type: ignore[attr-defined]
             await send(message)
 
         await next_app(scope, receive, send_with_cors)

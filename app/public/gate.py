@@ -22,6 +22,7 @@ from app.public.client_address import client_address
 from app.public.cors import record_decision
 from app.public.project_directory import ProjectDirectory, ProjectEntry
 from app.public.rate_limit import RateLimiter, Verdict
+from app.scope_headers import first_header
 from app.services.origins import origin_allowed, request_origin
 
 
@@ -45,7 +46,8 @@ class PublicGate:
 
     def visit(self, request: Request[Any, Any, Any], endpoint: str, project_key: UUID) -> Visit:
         address = client_address(request.scope, self._trusted_proxies)
-        return Visit(request.scope, endpoint, project_key, address, request.headers.get("origin"))
+        origin = first_header(request.scope, b"origin")
+        return Visit(request.scope, endpoint, project_key, address, origin)
 
     async def admit(self, visit: Visit) -> ProjectEntry:
         """The visit's project, or the refusal raised."""

@@ -141,13 +141,14 @@ class PostgresRatingBatches:
         self._conninfo = (
             make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
         )
-        self._connection: psycopg.AsyncConnection[object] | None = None
+        self._cursor: psycopg.AsyncCursor[object] | None = None
+        """On the writer's own connection; one cursor serves every batch (one less object per batch)."""
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
         deltas = count_deltas(ratings, +1)
-        connection = await self._connected()
-        await connection.execute(
+        cursor = await self._connected()
+        await cursor.execute(
             _INSERT_AND_COUNT,
             {
                 "ratings": _json(ratings),
@@ -158,15 +159,16 @@ class PostgresRatingBatches:
         return ratings
 
     async def close(self) -> None:
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        if self._cursor is not None:
+            await self._cursor.connection.close()
+            self._cursor = None
 
-    async def _connected(self) -> psycopg.AsyncConnection[object]:
-        """The writer's connection, opened again after it broke (say, the database restarted)."""
-        if self._connection is None or self._connection.closed:
-            self._connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
-        return self._connection
+    async def _connected(self) -> psycopg.AsyncCursor[object]:
+        """The writer's cursor, on a connection opened again after it broke (say, the database restarted)."""
+        if self._cursor is None or self._cursor.connection.closed:
+            connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+            self._cursor = connection.cursor()
+        return self._cursor
 
 
 def rating_batches(settings: Settings) -> RatingBatches:
