@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from redis.asyncio import Redis
 
@@ -13,25 +15,34 @@ from app.public.rate_limit import RateLimiter, RedisCounters
 from tests.services import REDIS_URL, require_redis
 
 
-async def test_concurrent_hits_admit_exactly_the_budget() -> None:
+@asynccontextmanager
+async def redis_limiter(
+    per_client: RateLimit, per_project: RateLimit
+) -> AsyncIterator[tuple[RateLimiter, Redis, str]]:
+    """A limiter on Redis under a key prefix of its own, and a client to read what it stored; the keys
+    are deleted afterwards."""
     require_redis()
     prefix = f"hearken-test-{uuid.uuid4().hex}:"
     client = Redis.from_url(REDIS_URL)
     counters = RedisCounters(Redis.from_url(REDIS_URL), prefix, prefix + "cache_generation")
-    limiter = RateLimiter(counters, "secret", RateLimit(30, 60), RateLimit(1000, 60))
-    project_key = uuid.uuid4()
     try:
-        verdicts = await asyncio.gather(
-            *(limiter.hit("rating", project_key, "203.0.113.9") for _ in range(45))
-        )
-        other = await limiter.hit("rating", project_key, "203.0.113.10")
-        stored = [key.decode() async for key in client.scan_iter(match=prefix + "*")]
+        yield RateLimiter(counters, "secret", per_client, per_project), client, prefix
     finally:
         await counters.close()
         keys = [key async for key in client.scan_iter(match=prefix + "*")]
         if keys:
             await client.delete(*keys)
         await client.aclose()
+
+
+async def test_concurrent_hits_admit_exactly_the_budget() -> None:
+    project_key = uuid.uuid4()
+    async with redis_limiter(RateLimit(30, 60), RateLimit(1000, 60)) as (limiter, client, prefix):
+        verdicts = await asyncio.gather(
+            *(limiter.hit("rating", project_key, "203.0.113.9") for _ in range(45))
+        )
+        other = await limiter.hit("rating", project_key, "203.0.113.10")
+        stored = [key.decode() async for key in client.scan_iter(match=prefix + "*")]
     refused = [v for v in verdicts if v.retry_after is not None]
     assert len(refused) == 15
     assert all(1 <= v.retry_after <= 60 for v in refused)  # type: ignore[operator]
@@ -42,23 +53,12 @@ async def test_concurrent_hits_admit_exactly_the_budget() -> None:
 async def test_requests_of_one_batch_are_counted_in_turn() -> None:
     """A key shared within a batch travels once, and each request still gets the count it would have
     had alone: the budget refuses exactly the hits past it, in batch order, and later batches go on."""
-    require_redis()
-    prefix = f"hearken-test-{uuid.uuid4().hex}:"
-    client = Redis.from_url(REDIS_URL)
-    counters = RedisCounters(Redis.from_url(REDIS_URL), prefix, prefix + "cache_generation")
-    limiter = RateLimiter(counters, "secret", RateLimit(2, 60), RateLimit(3, 60))
     key = uuid.uuid4()
-    try:
+    async with redis_limiter(RateLimit(2, 60), RateLimit(3, 60)) as (limiter, client, prefix):
         first = await limiter.hit_many([("rating", key, address) for address in ("a", "a", "b", "a")])
         second = await limiter.hit_many([("rating", key, "c"), ("feedback", key, "a")])
         project_hits = await client.get(f"{prefix}rate:rating:{key.hex}:project")
         window_ms = await client.pttl(f"{prefix}rate:rating:{key.hex}:project")
-    finally:
-        await counters.close()
-        keys = [stored async for stored in client.scan_iter(match=prefix + "*")]
-        if keys:
-            await client.delete(*keys)
-        await client.aclose()
     assert [v.retry_after is None for v in first] == [True, True, True, False]  # type: ignore[union-attr]
     # the project's fourth and fifth rating hits are past its budget; feedback has budgets of its own
     assert [v.retry_after is None for v in second] == [False, True]  # type: ignore[union-attr]
