@@ -37,7 +37,12 @@ class Coalescer(Generic[T, R]):
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))
         self._wake.set()
-        return await future
+        try:
+            return await future
+        finally:
+            # A failed call's exception, kept by its future, has this frame in its traceback: without
+            # this, exception, traceback, frame and future form a cycle that only the GC can free.
+            del future
 
     async def close(self) -> None:
         """Let the runner finish the batch it is running and what is queued, then stop. (Cancelling it
