@@ -22,6 +22,7 @@ from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
 from app.json_bodies import check_request_body
 from app.public import public_router
+from app.serving_gc import serving_gc
 from app.state import build_state, close_state
 from app.static_assets import widgets_router
 
@@ -53,6 +54,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
+        lifespan=[serving_gc],
         openapi_config=OpenAPIConfig(
             title="Hearken",
             version="1.0.0",

@@ -1,0 +1,37 @@
+"""The garbage collector's settings while the application serves.
+
+Group commit parks each public submission for a millisecond or two, so a loaded worker always holds
+dozens of live requests. With CPython's default threshold (a young collection every 700 net container
+allocations) that alone set off about 250 young collections a second, and the older generations then
+walked the whole heap: 176,000 objects of imported modules. Measured under wrk on one worker, the GC
+took 33 µs of the 210 µs each stored rating cost, and found no garbage at all. Freezing what startup
+built (gc.freeze) takes those objects out of every collection, and a higher young threshold lets a
+batch come and go between collections: with both, no collection ran in the measured window and a
+rating cost 148 µs. Cyclic garbage is still collected, just less often.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+
+YOUNG_THRESHOLD = 10_000
+"""Net container allocations between young collections (CPython's default is 700)."""
+
+
+@asynccontextmanager
+async def serving_gc(_: Litestar) -> AsyncIterator[None]:
+    """Freeze what startup built and raise the young threshold while serving; undo both at shutdown
+    (an application started several times in one process, as in tests, leaves nothing frozen)."""
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
