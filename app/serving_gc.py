@@ -24,16 +24,16 @@ YOUNG_THRESHOLD = 10_000
 
 @asynccontextmanager
 async def serving_gc(_: Litestar) -> AsyncIterator[None]:
-    """Freeze what startup built and raise the young threshold while serving; undo both at shutdown
-    (an application started several times in one process, as in tests, leaves nothing frozen). A full
-    collection comes first, so that no garbage is frozen: in one process that starts applications
-    again and again, frozen garbage would keep what it holds (say, database connections) for good."""
+    """Raise the young threshold while the application serves, and freeze what the process's first
+    start built. A worker process serves one application for its whole life; a process that starts
+    many (the tests) freezes once, so that neither garbage is frozen again and again (it would keep
+    what it holds, database connections say, for good) nor every start pays a full collection."""
+    if gc.get_freeze_count() == 0:
+        gc.collect()  # nothing that is already garbage gets frozen
+        gc.freeze()
     threshold = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, *threshold[1:])
     try:
         yield
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
