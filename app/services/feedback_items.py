@@ -101,7 +101,11 @@ class FeedbackItems:
         submitted_by: str | None = None,
     ) -> FeedbackItem:
         """Store a new item and commit before returning."""
+        # One clock reading: the two column defaults would read it twice, at times a millisecond apart.
+        now = utc_now()
         item = FeedbackItem(
+            created_at=now,
+            updated_at=now,
             project_id=self.project.id,
             message=message,
             type=str(type),
