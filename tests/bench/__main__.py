@@ -43,6 +43,8 @@ THROUGHPUT_CONNECTIONS = (32, 64)
 its batches wait on the commit's flush (0.6 ms here under load) with CPU left idle; c=64 is the
 throughput both servers reach when loaded to the full."""
 LATENCY_CONNECTIONS = 8
+REFUSED_ORIGIN = "https://elsewhere.example"
+"""An origin no seeded project allows."""
 RESULTS = ROOT / "bench" / "results.json"
 
 rows: list[tuple[str, str, str]] = []
@@ -54,12 +56,12 @@ def record(name: str, value: str, target: str = "") -> None:
     print(f"  {name}: {value} {target}", flush=True)
 
 
-def rating_script(project_key: str) -> str:
+def rating_script(project_key: str, origin: str = seed.ORIGIN) -> str:
     body = (
         f'\'{{"project_key":"{project_key}","value":\' .. ((n % 3 == 0) and "false" or "true") '
         ".. ',\"path\":\"/docs/page-' .. (n % 50) .. '\"}'"
     )
-    headers = {"Content-Type": "application/json", "Origin": seed.ORIGIN}
+    headers = {"Content-Type": "application/json", "Origin": origin}
     return post_script("/api/v1/rating/submit", body, headers)
 
 
@@ -111,6 +113,34 @@ def measure_ingest(
         latency_target,
     )
     return bare_runs, runs, latency
+
+
+def measure_refusals(bare_server: Server, server: Server, project_key: str, workers: int) -> dict[str, Any]:
+    """Submissions the gate refuses (403: an origin the project does not allow), alternated with the
+    bare endpoint at the higher concurrency: a flood is made of refusals, and each must cost no more
+    than a stored rating."""
+    connections = THROUGHPUT_CONNECTIONS[-1]
+    yardstick = (bare_server.url + "/api/v1/rating/submit", rating_script(BARE_KEY))
+    refused = (server.url + "/api/v1/rating/submit", rating_script(project_key, REFUSED_ORIGIN))
+    bare_runs, runs = [], []
+    for round_ in range(ROUNDS):
+        order = (yardstick, refused) if round_ % 2 == 0 else (refused, yardstick)
+        measured = {
+            url: wrk(url, script=script, connections=connections, seconds=ROUND_SECONDS)
+            for url, script in order
+        }
+        bare_runs.append(measured[yardstick[0]])
+        runs.append(measured[refused[0]])
+    if any(run.non_2xx != run.requests for run in runs):
+        raise SystemExit("refused submissions were not all refused")
+    ratios = [run.rps / bare.rps for bare, run in zip(bare_runs, runs, strict=True)]
+    rps = statistics.median(run.rps for run in runs)
+    record(
+        f"refused submit (403), {workers} worker(s), c={connections}",
+        f"{rps:,.0f} req/s = {statistics.median(ratios):.0%} of bare "
+        f"(rounds: {', '.join(f'{r:.0%}' for r in ratios)})",
+    )
+    return {"rps": rps, "ratio": statistics.median(ratios), "round_ratios": [round(r, 3) for r in ratios]}
 
 
 def ingest_figures(
@@ -184,6 +214,7 @@ def ingest(
             )
         )
         stored = asyncio.run(stored_ratings(session_maker, project.id)) - before
+        refusals = measure_refusals(bare_server, server, str(project.key), workers)
     finally:
         server.stop()
         bare_server.stop()
@@ -198,7 +229,7 @@ def ingest(
         f"{figures['acknowledged']:,} acknowledged, {stored:,} stored",
         "(stored >= acknowledged)",
     )
-    return {**figures, "stored": stored}
+    return {**figures, "stored": stored, "refused": refusals}
 
 
 def postgres_part() -> None:
