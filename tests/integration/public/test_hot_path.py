@@ -15,6 +15,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from app.config import Settings
 from tests.factories import Tenant
 from tests.integration.public.conftest import ALLOWED, SUCCESS, valid_bodies
 
@@ -42,24 +43,30 @@ async def test_a_warm_submission_issues_no_select(client: AsyncTestClient, tenan
     assert "SELECT" not in statements, statements
 
 
-@pytest.mark.parametrize(("refusal", "status"), [("origin", 403), ("project_key", 404)])
+@pytest.mark.parametrize(("refusal", "status"), [("origin", 403), ("project_key", 404), ("budget", 429)])
 async def test_a_refused_submission_leaves_nothing_for_the_cycle_collector(
-    app: Litestar, tenant: Tenant, refusal: str, status: int
+    app: Litestar, settings: Settings, tenant: Tenant, refusal: str, status: int
 ) -> None:
     """Refusals are what a flood is made of (a client over its budget, a page on a removed origin), so
     each is freed as soon as it is answered, as a stored submission is. When refusals were raised
     inside a batch, exception, traceback, frames and futures formed cycles (about 70 objects a
     request) and a refused request cost twice the CPU of a stored one, in the garbage collector.
     The requests go straight to the application: the test client's own objects form cycles."""
-    known = refusal == "origin"
-    bodies = valid_bodies(tenant.project_key if known else str(uuid.uuid4()))
-    origin = "https://elsewhere.example" if known else ALLOWED
+    bodies = valid_bodies(str(uuid.uuid4()) if refusal == "project_key" else tenant.project_key)
+    origin = "https://elsewhere.example" if refusal == "origin" else ALLOWED
 
     async def refuse_each() -> None:
         for endpoint, body in bodies.items():
             assert await _post(app, endpoint, msgspec.json.encode(body), origin) == status
 
+    async def spend_the_budget() -> None:
+        for endpoint, body in bodies.items():
+            for _ in range(settings.rate_limit_client.requests):
+                assert await _post(app, endpoint, msgspec.json.encode(body), origin) == SUCCESS[endpoint]
+
     async with app.lifespan():
+        if refusal == "budget":
+            await spend_the_budget()
         await refuse_each()  # caches filled, lazily built objects built
         gc.collect()
         gc.disable()
