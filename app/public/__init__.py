@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Router
 
 from app.json_bodies import TEXT_PLAIN_JSON
-from app.public.cors import PublicCorsMiddleware
+from app.public.cors import public_cors
 from app.public.preflight import preflight
 from app.public.submit import PublicSubmitController
 
@@ -14,7 +14,7 @@ public_router = Router(
     # The preflight first: a path registered without an OPTIONS handler gets Litestar's default one,
     # which would then shadow ours.
     route_handlers=[preflight, PublicSubmitController],
-    middleware=[PublicCorsMiddleware()],
+    middleware=[public_cors],
     security=[],
     opt={TEXT_PLAIN_JSON: True},
 )

@@ -8,7 +8,6 @@ preflight) is readable by an origin that at least one project allows, so the wid
 
 from __future__ import annotations
 
-from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.cache_generation import CacheGeneration
@@ -38,10 +37,12 @@ async def any_project_allows(scope: Scope, header: str) -> bool:
     return await directory.any_project_allows(origin, await generation.current())
 
 
-class PublicCorsMiddleware(ASGIMiddleware):
-    """Works on the raw header lists: this runs on every public request, the hottest path there is."""
+def public_cors(app: ASGIApp) -> ASGIApp:
+    """The public router's middleware. A plain ASGI wrapper that works on the raw header lists: this
+    runs on every public request, the hottest path there is, and Litestar's middleware classes add a
+    layer of bookkeeping (scopes, exclusions) that it does not need."""
 
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+    async def with_cors(scope: Scope, receive: Receive, send: Send) -> None:
         header = first_header(scope, b"origin")
 
         async def send_with_cors(message: Message) -> None:
@@ -53,7 +54,9 @@ class PublicCorsMiddleware(ASGIMiddleware):
                     headers.append(allowed)  # type: ignore[attr-defined]
             await send(message)
 
-        await next_app(scope, receive, send_with_cors)
+        await app(scope, receive, send_with_cors)
+
+    return with_cors
 
 
 async def _readable_by(scope: Scope, header: str) -> bool:

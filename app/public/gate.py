@@ -9,10 +9,10 @@ client that keeps sending refused requests is the one a budget is for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from litestar import Request
 from litestar.types import Scope
 
@@ -26,9 +26,8 @@ from app.scope_headers import first_header
 from app.services.origins import origin_allowed, request_origin
 
 
-@dataclass(frozen=True, slots=True)
-class Visit:
-    """One public request, as the gate judges it."""
+class Visit(msgspec.Struct, frozen=True):
+    """One public request, as the gate judges it (a Struct: built per request, see NewRating)."""
 
     scope: Scope
     endpoint: str

@@ -13,10 +13,10 @@ import logging
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 from uuid import UUID
 
+import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
@@ -33,8 +33,7 @@ DIGESTS_KEPT = 10_000
 """Digests remembered per process: a returning client costs no HMAC; the memory stays bounded."""
 
 
-@dataclass(frozen=True, slots=True)
-class Count:
+class Count(msgspec.Struct, frozen=True, gc=False):
     hits: int
     expires_in: float
     """Seconds until the window closes."""
@@ -168,8 +167,7 @@ class RedisCounters:
         return results
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True, gc=False):
     generation: int
     retry_after: int | None
     """Whole seconds to wait when a budget is spent; None when the request is within budget."""

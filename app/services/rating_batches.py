@@ -12,9 +12,10 @@ add_ratings writes for the API.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from datetime import date
+from typing import Protocol
 from uuid import UUID
 
 import msgspec
@@ -132,8 +133,28 @@ WHERE on `counted` makes PostgreSQL finish the counters before the first total (
 WITH otherwise run in no promised order). That is the order of every other counter write
 (apply_counts), so concurrent transactions lock counter rows alike and cannot deadlock."""
 
-_DELTA_FIELDS = ("project_id", "rating_type", "path", "day", "scale", "value")
-_TOTAL_FIELDS = ("project_id", "rating_type", "path", "scale", "value")
+
+class _DayDelta(msgspec.Struct, gc=False):
+    """One record of the statement's `deltas` document (a Struct: encoded by msgspec as an object)."""
+
+    project_id: UUID
+    rating_type: str
+    path: str
+    day: date
+    scale: int
+    value: int
+    count: int
+
+
+class _TotalDelta(msgspec.Struct, gc=False):
+    """One record of the statement's `totals` document."""
+
+    project_id: UUID
+    rating_type: str
+    path: str
+    scale: int
+    value: int
+    count: int
 
 
 class PostgresRatingBatches:
@@ -152,8 +173,8 @@ class PostgresRatingBatches:
             _INSERT_AND_COUNT,
             {
                 "ratings": _json(ratings),
-                "deltas": _json(_records(_DELTA_FIELDS, deltas)),
-                "totals": _json(_records(_TOTAL_FIELDS, total_deltas(deltas))),
+                "deltas": _json([_DayDelta(*key, n) for key, n in sorted(deltas.items())]),
+                "totals": _json([_TotalDelta(*key, n) for key, n in sorted(total_deltas(deltas).items())]),
             },
         )
         return ratings
@@ -176,11 +197,6 @@ def rating_batches(settings: Settings) -> RatingBatches:
     if settings.is_sqlite:
         return SqliteRatingBatches(settings.database_url)
     return PostgresRatingBatches(settings.database_url)
-
-
-def _records(fields: tuple[str, ...], deltas: Mapping[tuple[Any, ...], int]) -> list[dict[str, Any]]:
-    """Deltas as JSON objects, in key order."""
-    return [{**dict(zip(fields, key, strict=True)), "count": n} for key, n in sorted(deltas.items())]
 
 
 def _json(value: object) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from app.db.models import RatingType
 from app.errors import InvalidRequest
@@ -18,8 +19,7 @@ from app.schemas.rating_requests import (
 DEFAULT_MAX_STARS = 5
 
 
-@dataclass(frozen=True, slots=True)
-class RatingInput:
+class RatingInput(msgspec.Struct, frozen=True, gc=False):
     rating_type: str
     value: int
     """helpful: 1 or 0; star: 1..max_stars; nps: 0..10."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from sqlalchemy import false, insert, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
@@ -21,9 +21,12 @@ INSERT_RATINGS = insert(Rating.__table__)
 """A Core insert of plain rows: the hot path builds no ORM objects, and one statement serves any batch."""
 
 
-@dataclass(frozen=True, slots=True)
-class NewRating:
-    """A rating add_ratings has just written (not archived), with the attributes of a stored Rating."""
+class NewRating(msgspec.Struct, frozen=True, gc=False):
+    """A rating add_ratings has just written (not archived), with the attributes of a stored Rating.
+
+    A msgspec Struct, as are the other values built per rating on the hot path: it is built several
+    times faster than a frozen dataclass, and gc=False keeps it out of the collector's work (it holds
+    no reference back to anything that could hold it)."""
 
     id: UUID
     project_id: UUID
