@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,13 +11,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.server_processes import free_port, stop, wait_until_up
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -36,12 +31,7 @@ class Server:
         return [_rss_mb(pid) for pid in (children or [self.process.pid])]
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop(self.process, signal.SIGINT)
 
 
 def start(
@@ -56,21 +46,15 @@ def start(
     ]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env})
     server = Server(process, port)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server {factory} exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(server.url + ready_path, timeout=1):
-                pass
-            if workers == 1 or len(_children(process.pid)) >= workers:
-                time.sleep(0.5)
-                return server
-        except OSError:
+
+    def every_worker_answers() -> bool:
+        with urllib.request.urlopen(server.url + ready_path, timeout=1):
             pass
-        time.sleep(0.2)
-    server.stop()
-    raise RuntimeError(f"server {factory} did not become ready")
+        return workers == 1 or len(_children(process.pid)) >= workers
+
+    wait_until_up(process, every_worker_answers, seconds=60, on_exit=lambda: factory)
+    time.sleep(0.5)
+    return server
 
 
 def _children(pid: int) -> list[int]:

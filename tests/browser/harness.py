@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,17 +25,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from tests.factories import Tenant, add_project, make_tenant
+from tests.server_processes import free_port, stop, wait_until_up
 
 SECRET_KEY = "browser-tests-secret-key"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 UVICORN = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -71,25 +64,15 @@ class LiveServer:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {(self.folder / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.base_url}/static/widgets/v1/helpful.js", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("the server did not answer within 30 s")
+        wait_until_up(
+            self.process,
+            lambda: httpx.get(f"{self.base_url}/static/widgets/v1/helpful.js", timeout=1).status_code == 200,
+            on_exit=lambda: (self.folder / "server.log").read_text()[-2000:],
+        )
 
     def stop(self) -> None:
         if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+            stop(self.process)
 
     def tenant(self, *, origins: tuple[str, ...]) -> Tenant:
         """A new organization with tokens and a project that allows `origins`, made through the services."""

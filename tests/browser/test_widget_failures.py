@@ -8,8 +8,8 @@ import re
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.browser.harness import free_port
 from tests.browser.widget_pages import Site, strict_csp
+from tests.server_processes import free_port
 
 THANKS = "Thank you for your feedback!"
 FAILED = re.escape("Sorry, sending failed.")

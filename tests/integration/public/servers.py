@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
+from tests.server_processes import free_port, stop, wait_until_up
+
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
@@ -36,24 +30,12 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     base_url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(base_url, process)
+        wait_until_up(
+            process, lambda: httpx.options(f"{base_url}/api/v1/ratings", timeout=1).status_code < 500
+        )
         yield base_url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def _wait_until_up(base_url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
-        try:
-            httpx.options(f"{base_url}/api/v1/ratings", timeout=1)
-            return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise RuntimeError("server did not start within 30 s")
+        stop(process)
 
 
 def hearken(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
