@@ -135,7 +135,8 @@ WITH otherwise run in no promised order). That is the order of every other count
 
 
 class _DayDelta(msgspec.Struct, gc=False):
-    """One record of the statement's `deltas` document (a Struct: encoded by msgspec as an object)."""
+    """One record of the statement's `deltas` document: a CounterKey's fields in order, then the count,
+    named as json_to_recordset reads them (a Struct, which msgspec encodes as an object)."""
 
     project_id: UUID
     rating_type: str
@@ -147,7 +148,7 @@ class _DayDelta(msgspec.Struct, gc=False):
 
 
 class _TotalDelta(msgspec.Struct, gc=False):
-    """One record of the statement's `totals` document."""
+    """One record of the statement's `totals` document: a TotalKey's fields in order, then the count."""
 
     project_id: UUID
     rating_type: str
