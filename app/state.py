@@ -8,6 +8,7 @@ from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
 from litestar import Litestar
 from litestar.datastructures import State
 from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.db.cache_generation import cache_generation, generation_key
@@ -43,6 +44,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
     return State(
         {
             "settings": settings,
+            "database_engine": db_config.get_engine(),
             "session_maker": session_maker,
             "redis": redis,
             "cache_generation": generation,
@@ -63,3 +65,8 @@ async def close_state(app: Litestar) -> None:
     redis: Redis | None = app.state.redis
     if redis is not None:
         await redis.aclose()
+    # Last, once nothing can use it: advanced-alchemy's lifespan disposes the engine only when the
+    # config's state key is the default one, and a process that made another config first (migrations,
+    # a second app) gets a suffixed key. Its pooled connections then stayed open after shutdown.
+    engine: AsyncEngine = app.state.database_engine
+    await engine.dispose()
