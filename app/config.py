@@ -1,4 +1,4 @@
-"""Settings read from the environment once (decisions.md D11)."""
+"""Settings read from the environment once, at start; the README lists every variable."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ class Server:
 def start(
     factory: str, *, workers: int, env: dict[str, str], ready_path: str = "/schema/openapi.json"
 ) -> Server:
-    """uvicorn with uvloop and httptools: chosen by measurement (see the README's Performance section)."""
+    """uvicorn with uvloop and httptools: chosen by measurement (see docs/performance.md)."""
     port = free_port()
     command = [
         sys.executable, "-m", "uvicorn", "--factory", factory,

@@ -1,4 +1,5 @@
-"""D3 everywhere: each client mistake is a 4xx `{"error", "details"}` naming the problem, never 500 or 422."""
+"""On every route, each client mistake is a 4xx `{"error", "details"}` naming the problem, never 500
+or 422."""
 
 from __future__ import annotations
 

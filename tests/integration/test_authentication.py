@@ -1,4 +1,4 @@
-"""X-API-Key: 401 for missing, malformed, unknown and revoked tokens (D4)."""
+"""X-API-Key: 401 for missing, malformed, unknown and revoked tokens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The operator command line (D12): one JSON object on stdout per command, and on bad input a non-zero
+"""The operator command line: one JSON object on stdout per command, and on bad input a non-zero
 exit with one line on stderr. Run as an operator runs it, against the test database."""
 
 from __future__ import annotations

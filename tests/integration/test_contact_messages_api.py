@@ -1,4 +1,4 @@
-"""Contact messages read back through the REST API (D9): list, search, read, archive."""
+"""Contact messages read back through the REST API: list, search, read, archive."""
 
 from __future__ import annotations
 

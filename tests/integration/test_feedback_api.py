@@ -1,4 +1,4 @@
-"""Feedback items through the REST API (D8): create, read, list with filters and sorts, change, archive."""
+"""Feedback items through the REST API: create, read, list with filters and sorts, change, archive."""
 
 from __future__ import annotations
 

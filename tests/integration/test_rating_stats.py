@@ -1,4 +1,4 @@
-"""Rating statistics and series (D7): exact figures, path and time filters (partial days included),
+"""Rating statistics and series: exact figures, path and time filters (partial days included),
 archived ratings excluded, buckets by UTC day and ISO week."""
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def random_bound(rng: random.Random) -> datetime | None:
 def recount(
     rows: list[Rating], rating_type: str, path: str | None, since: datetime | None, until: datetime | None
 ) -> dict[str, Any]:
-    """The D7 figures computed directly from the rows that match."""
+    """The statistics figures computed directly from the rows that match."""
     chosen = [
         r
         for r in rows

@@ -1,4 +1,4 @@
-"""Tenancy and token scope on every ratings route (D4): another organization's token gets 403 and changes
+"""Tenancy and token scope on every ratings route: another organization's token gets 403 and changes
 nothing; a read token may read but not create or archive."""
 
 from __future__ import annotations

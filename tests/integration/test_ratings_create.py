@@ -1,5 +1,5 @@
 """POST /projects/{pid}/ratings and /ratings/typed: the stored rating comes back whole; bad input is a 400
-naming the field (interface rating tables, D2, D6)."""
+naming the field (value per type, max_stars, context fields)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rating lists, one rating, archiving (D2, D5, D6): newest first, filters, true totals, archived hidden."""
+"""Rating lists, one rating, archiving: newest first, filters, true totals, archived hidden."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How body validation failures are worded (D3): the field is named, nested fields by their path."""
+"""How body validation failures are worded: the field is named, nested fields by their path."""
 
 from __future__ import annotations
 

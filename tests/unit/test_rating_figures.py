@@ -1,4 +1,5 @@
-"""How counts become the D7 figures, and how a time range splits into counter days and partial edges."""
+"""How counts become the statistics figures (percentage, average, NPS score and category),
+and how a time range splits into counter days and partial edges."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""since/until parsing (D7): dates, date-times, offsets, naive as UTC, clear errors naming the field."""
+"""since/until parsing: dates, date-times, offsets, naive as UTC, clear errors naming the field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CORS per project (D10): allowed, wildcard, apex not matched, disallowed stores nothing, preflight,
+"""CORS per project: allowed, wildcard, apex not matched, disallowed stores nothing, preflight,
 no Origin, and the headers on error answers so the widget can read them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Budgets per client address per project and per project, for each endpoint (D10): 429 with
+"""Budgets per client address per project and per project, for each endpoint: 429 with
 retry_after and Retry-After, on the in-process store and on Redis."""
 
 from __future__ import annotations

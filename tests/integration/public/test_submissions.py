@@ -1,4 +1,5 @@
-"""A 2xx from a public endpoint means the row is committed, with every field it was sent (D2, D8, D9)."""
+"""A 2xx from a public endpoint means the row is committed, with every field it was sent,
+and the success status and body of each endpoint."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Every rule of the public bodies (interface tables, D6, D8, D9): 400 naming the field, nothing stored."""
+"""Every rule of the public bodies (lengths, patterns, types, ranges): 400 naming the field,
+nothing stored."""
 
 from __future__ import annotations
 
