@@ -1,5 +1,5 @@
-"""The embeddable widgets at /static/widgets/v1/<name>.js (decisions.md D13), built from
-static/widgets/src by `make setup`.
+"""The embeddable widgets at /static/widgets/v1/<name>.js, built from static/widgets/src by
+`make setup`.
 
 Widgets load into pages on any origin, so each is served with `Access-Control-Allow-Origin: *`,
 a cache lifetime and a weak ETag (weak because the compression middleware changes the bytes on the

@@ -1,7 +1,7 @@
 """A second, strict reading of a JSON body that Litestar has already decoded (rating bodies, public and API).
 
-Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; D6 wants a JSON
-boolean to be a boolean and a number to be a number. The handlers keep declaring their body type (so
+Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; a rating's JSON
+boolean must be a boolean and its number a number. The handlers keep declaring their body type (so
 Litestar documents it and reports most mistakes), and read the cached raw body once more with a strict
 decoder built once per type.
 """

@@ -1,4 +1,4 @@
-"""Timestamps leave the service as ISO 8601 in UTC with a Z suffix and milliseconds (D1)."""
+"""Timestamps leave the service as ISO 8601 in UTC with a Z suffix and milliseconds."""
 
 from __future__ import annotations
 
