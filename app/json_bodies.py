@@ -1,5 +1,5 @@
 """JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
-Content-Type (D3). A request without a Content-Type is read as JSON, so minimal server-to-server
+Content-Type. A request without a Content-Type is read as JSON, so minimal server-to-server
 clients keep working; form-reading routes (the console) are not affected. JSON and form bodies are also
 checked for NUL characters before any handler sees them."""
 
@@ -13,8 +13,8 @@ from litestar.handlers import BaseRouteHandler
 from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
+from app.ingest import first_header
 from app.nul_characters import refuse_nul_characters, refuse_nul_in_form
-from app.scope_headers import first_header
 
 TEXT_PLAIN_JSON = "text_plain_json"
 """Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and

@@ -20,9 +20,9 @@ from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
+from app.ingest import serving_gc
 from app.json_bodies import check_request_body
 from app.public import public_router
-from app.serving_gc import serving_gc
 from app.state import build_state, close_state
 from app.static_assets import widgets_router
 

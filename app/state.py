@@ -1,23 +1,18 @@
-"""The long-lived objects of one worker process, kept in the application state: the caches of project
-keys and token digests, the shared cache generation, the public endpoints' gate and the ratings'
-intake."""
+"""The long-lived objects of one worker process, kept in the application state: the settings, the
+database engine and sessions, the shared cache generation, the token cache and the ingest door."""
 
 from __future__ import annotations
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
 from litestar import Litestar
 from litestar.datastructures import State
+from litestar.types import Scope
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.db.cache_generation import cache_generation, generation_key
-from app.public.gate import PublicGate
-from app.public.project_directory import ProjectDirectory
-from app.public.rate_limit import CounterStore, MemoryCounters, RateLimiter, RedisCounters
-from app.public.rating_intake import RatingIntake
-from app.services.group_commit import RatingGroupCommit
-from app.services.rating_batches import rating_batches
+from app.db.cache_generation import cache_generation
+from app.ingest import Ingest, build_ingest
 from tenants.token_directory import TokenDirectory
 
 
@@ -25,43 +20,28 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
     session_maker = db_config.create_session_maker()
     redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
     generation = cache_generation(settings, redis)
-    counters: CounterStore = (
-        # A connection of its own: the budget checks run one batch at a time, so they never wait for
-        # one, and skip the pool's bookkeeping on every public request.
-        RedisCounters(
-            Redis.from_url(settings.redis_url, single_connection_client=True),
-            settings.redis_prefix,
-            generation_key(settings),
-        )
-        if settings.redis_url
-        else MemoryCounters(generation)
-    )
-    limiter = RateLimiter(
-        counters, settings.secret_key, settings.rate_limit_client, settings.rate_limit_project
-    )
-    projects = ProjectDirectory(session_maker)
-    gate = PublicGate(settings, projects, limiter)
     return State(
         {
             "settings": settings,
             "database_engine": db_config.get_engine(),
             "session_maker": session_maker,
             "redis": redis,
-            "cache_generation": generation,
             "token_directory": TokenDirectory(session_maker, generation),
-            "project_directory": projects,
-            "budget_counters": counters,
-            "public_gate": gate,
-            "rating_intake": RatingIntake(gate, RatingGroupCommit(rating_batches(settings))),
+            "ingest": build_ingest(settings, session_maker, generation),
         }
     )
 
 
+def ingest_of(scope: Scope) -> Ingest:
+    """The worker's Ingest, for the public endpoints and their middleware. Read from the state rather than
+    injected: resolving a dependency costs Litestar time on every request of the hottest path."""
+    ingest: Ingest = scope["litestar_app"].state.ingest
+    return ingest
+
+
 async def close_state(app: Litestar) -> None:
-    intake: RatingIntake = app.state.rating_intake
-    await intake.close()
-    if isinstance(counters := app.state.budget_counters, RedisCounters):
-        await counters.close()
+    ingest: Ingest = app.state.ingest
+    await ingest.close()
     redis: Redis | None = app.state.redis
     if redis is not None:
         await redis.aclose()

@@ -1,6 +1,7 @@
 """Ratings stamped at a chosen moment, so tests can spread them over days and weeks.
 
-The writer takes its one timestamp from `utc_now`; rows and counters both follow it.
+The writers take their one timestamp from `utc_now`; rows and counters both follow it (as does the
+updated_at an archive sets).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from datetime import datetime
 
 import pytest
 
-from app.services import rating_writer
+from app.ingest import rating_rows, rating_writer
 
 
 def rate_at(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    monkeypatch.setattr(rating_rows, "utc_now", lambda: moment)
     monkeypatch.setattr(rating_writer, "utc_now", lambda: moment)

@@ -12,10 +12,10 @@ from app.api.paging import Limit, Page
 from app.api.parameters import PathFilter, TypeFilter
 from app.db.models import Project, RatingType
 from app.errors import error_responses
+from app.ingest import helpful_input, typed_input
 from app.schemas.pagination import Pagination
 from app.schemas.rating import RatingList, RatingOut, TypedRatingList, TypedRatingOut
 from app.schemas.rating_requests import HelpfulRatingBody, TypedRatingBody
-from app.services.rating_input import helpful_input, typed_input
 from app.services.ratings import Ratings
 from app.strict_body import strict_body
 

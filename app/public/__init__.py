@@ -1,9 +1,11 @@
-"""The unauthenticated collection endpoints under /api/v1: no token, a project key, CORS and budgets."""
+"""The unauthenticated collection endpoints under /api/v1: HTTP only (bodies, routes, CORS, preflight).
+What happens to a submission (gate, budgets, storage) is behind app.ingest."""
 
 from __future__ import annotations
 
 from litestar import Router
 
+from app.compression import SKIP_COMPRESSION
 from app.json_bodies import TEXT_PLAIN_JSON
 from app.public.cors import public_cors
 from app.public.preflight import preflight
@@ -16,5 +18,6 @@ public_router = Router(
     route_handlers=[preflight, PublicSubmitController],
     middleware=[public_cors],
     security=[],
-    opt={TEXT_PLAIN_JSON: True},
+    # The answers are a few bytes: compression would skip them anyway, after its bookkeeping.
+    opt={TEXT_PLAIN_JSON: True, SKIP_COMPRESSION: True},
 )

@@ -1,4 +1,4 @@
-"""CORS for the public endpoints (D10): which origin may read an answer, on every answer.
+"""CORS for the public endpoints: which origin may read an answer, on every answer.
 
 The gate decides for a request whose project it found (that project's allowed_origins) and records
 the decision in the scope; any other answer (a body refused with 400 or 413, an unknown project, a
@@ -10,31 +10,14 @@ from __future__ import annotations
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.db.cache_generation import CacheGeneration
-from app.public.project_directory import ProjectDirectory
-from app.scope_headers import first_header
-from app.services.origins import request_origin
+from app.ingest import first_header
+from app.state import ingest_of
 
 PREFLIGHT_HEADERS = {
     "Access-Control-Allow-Methods": "POST, OPTIONS",
     "Access-Control-Allow-Headers": "Content-Type",
     "Access-Control-Max-Age": "600",
 }
-_DECISION = "hearken.cors_allowed"
-
-
-def record_decision(scope: Scope, allowed: bool) -> None:
-    scope[_DECISION] = allowed  # type: ignore[literal-required]
-
-
-async def any_project_allows(scope: Scope, header: str) -> bool:
-    origin = request_origin(header)
-    if origin is None:
-        return False
-    state = scope["litestar_app"].state
-    directory: ProjectDirectory = state.project_directory
-    generation: CacheGeneration = state.cache_generation
-    return await directory.any_project_allows(origin, await generation.current())
 
 
 def public_cors(app: ASGIApp) -> ASGIApp:
@@ -49,7 +32,7 @@ def public_cors(app: ASGIApp) -> ASGIApp:
             if message["type"] == "http.response.start":
                 headers = message.setdefault("headers", [])
                 headers.append((b"vary", b"Origin"))  # type: ignore[attr-defined]
-                if header is not None and await _readable_by(scope, header):
+                if header is not None and await ingest_of(scope).origin_may_read(scope, header):
                     allowed = (b"access-control-allow-origin", header.encode("latin-1"))
                     headers.append(allowed)  # type: ignore[attr-defined]
             await send(message)
@@ -57,10 +40,3 @@ def public_cors(app: ASGIApp) -> ASGIApp:
         await app(scope, receive, send_with_cors)
 
     return with_cors
-
-
-async def _readable_by(scope: Scope, header: str) -> bool:
-    decision = scope.get(_DECISION)
-    if decision is None:
-        return await any_project_allows(scope, header)
-    return bool(decision)

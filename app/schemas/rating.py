@@ -8,8 +8,8 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from app.db.models import Rating, RatingType
+from app.ingest import NewRating
 from app.schemas.pagination import Pagination
-from app.services.rating_writer import NewRating
 from app.timestamps import iso_z
 
 

@@ -9,8 +9,8 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.counter_upsert import add_to_counters
 from app.db.models import FeedbackCounter
-from app.services.counter_upsert import add_to_counters
 
 CounterKey = tuple[UUID, bool, str, str, str]
 """(project_id, archived, status, type, source)"""

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ALL_PATHS, Project, Rating, RatingCounter, RatingTotal, RatingType
 from app.errors import InvalidRequest
+from app.ingest import DEFAULT_MAX_STARS
 from app.schemas.rating_stats import (
     HelpfulPoint,
     HelpfulSeries,
@@ -35,7 +36,6 @@ from app.schemas.rating_stats import (
     StarSeries,
     StarStats,
 )
-from app.services.rating_input import DEFAULT_MAX_STARS
 from app.services.time_bounds import start_of_day
 from app.timestamps import iso_z, utc_now
 

@@ -7,10 +7,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Project, Rating, RatingType
 from app.errors import NotFound
+from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
 from app.services.projects import parse_uuid
-from app.services.rating_input import RatingInput
 from app.services.rating_stats import counted_total
-from app.services.rating_writer import NewRating, add_ratings, archive_rating
 
 
 class Ratings:

@@ -11,10 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.ingest import RatingInput, add_ratings
 from app.services.feedback_counters import apply_feedback_counts
 from app.services.projects import Projects
-from app.services.rating_input import RatingInput
-from app.services.rating_writer import add_ratings
 from app.timestamps import utc_now
 from tenants.access_tokens import AccessTokens
 from tenants.models import Organization

@@ -7,11 +7,10 @@ import re
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
-from app.services.rating_input import helpful_input
-from app.services.rating_writer import add_ratings
 from tenants.models import User
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant

@@ -6,9 +6,8 @@ import re
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.ingest import add_ratings, helpful_input, typed_input
 from app.schemas.rating_requests import HelpfulRatingBody, RatingContext, RatingObject, TypedRatingBody
-from app.services.rating_input import helpful_input, typed_input
-from app.services.rating_writer import add_ratings
 from tenants.models import User
 from tests.console_helpers import Console
 from tests.factories import Tenant

@@ -21,15 +21,11 @@ from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import Rating
 from app.errors import Unavailable
-from app.services.group_commit import RatingGroupCommit
-from app.services.rating_batches import (
-    PostgresRatingBatches,
-    RatingBatches,
-    SqliteRatingBatches,
-    rating_batches,
-)
-from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating, add_ratings
+from app.ingest import NewRating, RatingInput, add_ratings
+from app.ingest.batches import RatingBatches, rating_batches
+from app.ingest.group_commit import RatingGroupCommit
+from app.ingest.postgres_batches import PostgresRatingBatches
+from app.ingest.sqlite_batches import SqliteRatingBatches
 from tests import databases
 from tests.factories import Tenant, add_project, make_tenant
 from tests.rating_clock import rate_at

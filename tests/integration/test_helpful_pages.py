@@ -5,10 +5,9 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Rating
+from app.ingest import add_ratings, archive_rating, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.helpful_pages import PageVotes, most_not_helpful
-from app.services.rating_input import helpful_input
-from app.services.rating_writer import add_ratings, archive_rating
 from tests.factories import Tenant
 
 

@@ -15,10 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Rating, RatingType
-from app.services.rating_batches import RatingBatches, rating_batches
-from app.services.rating_input import RatingInput
+from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
+from app.ingest.batches import RatingBatches, rating_batches
 from app.services.rating_stats import counted_total, rating_series, rating_stats
-from app.services.rating_writer import NewRating, add_ratings, archive_rating
 from tests.factories import Tenant
 from tests.rating_clock import rate_at
 

@@ -17,11 +17,10 @@ from litestar.routes import HTTPRoute
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
-from app.services.rating_input import helpful_input
-from app.services.rating_writer import add_ratings
 from tests.factories import Tenant
 
 PROJECT_PREFIX = "/api/v1/projects/{project_id}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from app.coalescer import Coalescer
+from app.ingest.coalescer import Coalescer
 
 
 async def test_concurrent_calls_share_a_batch_and_each_gets_its_own_result() -> None:

@@ -16,14 +16,15 @@ from app.config import RateLimit, Settings
 from app.db.cache_generation import cache_generation
 from app.db.models import ALL_PATHS, Rating, RatingCounter
 from app.errors import NotFound, OriginNotAllowed, RateLimited, Unavailable
-from app.public.gate import PublicGate, Visit
-from app.public.project_directory import ProjectDirectory
-from app.public.rate_limit import MemoryCounters, RateLimiter
-from app.public.rating_intake import RatingIntake
-from app.services.group_commit import RatingGroupCommit
-from app.services.rating_batches import Row, SqliteRatingBatches, rating_batches
-from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating
+from app.ingest import NewRating, RatingInput
+from app.ingest.batches import rating_batches
+from app.ingest.budgets import MemoryCounters, RateLimiter
+from app.ingest.gate import PublicGate, Visit
+from app.ingest.group_commit import RatingGroupCommit
+from app.ingest.intake import RatingIntake
+from app.ingest.project_directory import ProjectDirectory
+from app.ingest.rating_rows import Row
+from app.ingest.sqlite_batches import SqliteRatingBatches
 from tests.factories import Tenant
 
 ALLOWED = "https://site.example"

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from redis.asyncio import Redis
 
 from app.config import RateLimit
-from app.public.rate_limit import RateLimiter, RedisCounters
+from app.ingest.budgets import RateLimiter, RedisCounters
 from tests.services import REDIS_URL, require_redis
 
 

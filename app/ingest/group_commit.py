@@ -1,6 +1,6 @@
 """Group commit for ratings: a batch of ratings is stored in one transaction.
 
-The public intake (app/public/rating_intake.py) gathers concurrent submissions into batches and answers
+The intake (intake.py) gathers concurrent submissions into batches and answers
 each request only after the commit that holds its row succeeded. If that fails, its request fails (503)
 and nothing is acknowledged.
 """
@@ -11,8 +11,8 @@ import logging
 from collections.abc import Sequence
 
 from app.errors import Unavailable
-from app.services.rating_batches import RatingBatches, Row
-from app.services.rating_writer import NewRating
+from app.ingest.batches import RatingBatches
+from app.ingest.rating_rows import NewRating, Row
 
 logger = logging.getLogger("hearken.ingest")
 

@@ -1,13 +1,12 @@
 """The garbage collector's settings while the application serves.
 
-Group commit parks each public submission for a millisecond or two, so a loaded worker always holds
-dozens of live requests. With CPython's default threshold (a young collection every 700 net container
-allocations) that alone set off about 250 young collections a second, and the older generations then
-walked the whole heap: 176,000 objects of imported modules. Measured under wrk on one worker, the GC
-took 33 µs of the 210 µs each stored rating cost, and found no garbage at all. Freezing what startup
-built (gc.freeze) takes those objects out of every collection, and a higher young threshold lets a
-batch come and go between collections: with both, no collection ran in the measured window and a
-rating cost 148 µs. Cyclic garbage is still collected, just less often.
+Group commit parks each public submission until its batch is committed, so a loaded worker always
+holds dozens of live requests. With CPython's default threshold (a young collection every 700 net
+container allocations) that alone sets off young collections many times a second, and the older
+generations then walk the whole heap, mostly the objects of imported modules, without finding garbage.
+Freezing what startup built (gc.freeze) takes those objects out of every collection, and a higher young
+threshold lets a batch come and go between collections. Cyclic garbage is still collected, just less
+often.
 """
 
 from __future__ import annotations

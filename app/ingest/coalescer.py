@@ -2,7 +2,7 @@
 batch function on everything queued so far.
 
 Under light load a batch holds one call and adds no delay; under heavy load one round trip (a commit,
-a Redis script) serves hundreds of requests. Used by the ratings' group commit and the Redis budgets.
+a Redis script) serves hundreds of requests. Used by the ratings' intake and the Redis budgets.
 """
 
 from __future__ import annotations

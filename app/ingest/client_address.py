@@ -1,4 +1,8 @@
-"""Who is asking: the socket peer, or the client a trusted proxy names in X-Forwarded-For (D10)."""
+"""Who is asking: the socket peer, or the client a trusted proxy names in X-Forwarded-For.
+
+A proxy is trusted only when its address is in HEARKEN_TRUSTED_PROXIES; otherwise the header is ignored,
+since any client can send one.
+"""
 
 from __future__ import annotations
 

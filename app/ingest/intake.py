@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.coalescer import Coalescer
-from app.public.gate import PublicGate, Visit
-from app.services.group_commit import RatingGroupCommit
-from app.services.rating_batches import Row
-from app.services.rating_input import RatingInput
-from app.services.rating_writer import NewRating
+from app.ingest.coalescer import Coalescer
+from app.ingest.gate import PublicGate, Visit
+from app.ingest.group_commit import RatingGroupCommit
+from app.ingest.rating_input import RatingInput
+from app.ingest.rating_rows import NewRating, Row
 
 Submission = tuple[Visit, RatingInput]
 

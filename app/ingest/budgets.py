@@ -1,4 +1,4 @@
-"""Fixed-window request budgets per client address per project and per project, for each endpoint (D10).
+"""Fixed-window request budgets per client address per project and per project, for each endpoint.
 
 A window opens at a key's first hit and lasts the configured seconds. Keys hold an HMAC of the client
 address, never the address, and expire with their window. The Redis store answers the cache generation
@@ -20,10 +20,10 @@ import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from app.coalescer import Coalescer
 from app.config import RateLimit
 from app.db.cache_generation import CacheGeneration
 from app.errors import Unavailable
+from app.ingest.coalescer import Coalescer
 
 logger = logging.getLogger("hearken.budgets")
 

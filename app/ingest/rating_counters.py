@@ -12,8 +12,8 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.counter_upsert import add_to_counters
 from app.db.models import ALL_PATHS, RatingCounter, RatingTotal
-from app.services.counter_upsert import add_to_counters
 
 CounterKey = tuple[UUID, str, str, date, int, int]
 """(project_id, rating_type, path, day, scale, value)"""
@@ -22,7 +22,7 @@ TotalKey = tuple[UUID, str, str, int, int]
 
 
 class CountedRating(Protocol):
-    """What the counters need of a rating: a stored Rating or a row add_ratings has just written."""
+    """What the counters need of a rating: a stored Rating or a NewRating a writer has just stored."""
 
     @property
     def id(self) -> UUID: ...

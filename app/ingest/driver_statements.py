@@ -1,4 +1,4 @@
-"""Statements run straight on the database driver, for the SQLite group commit.
+"""Statements run straight on the database driver, for the SQLite batch writer.
 
 SQLAlchemy's executemany builds one parameter dict per row and converts every value on its way: that
 costs more than SQLite's own insert. Here each value still passes through its column type's bind
@@ -7,7 +7,7 @@ processor, so it is stored exactly as the ORM stores it; only the per-row machin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Table
@@ -20,13 +20,17 @@ class DriverStatement:
     def __init__(self, sql: str, table: Table, columns: Sequence[str], dialect: Dialect) -> None:
         """`sql` takes the values of `columns` as positional `?` parameters, in that order."""
         self._sql = sql
-        self._columns: tuple[tuple[str, Processor], ...] = tuple(
-            (name, table.c[name].type.dialect_impl(dialect).bind_processor(dialect)) for name in columns
+        self._processors: tuple[Processor, ...] = tuple(
+            table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns
         )
 
-    def executemany(self, connection: Connection, rows: Iterable[Mapping[str, Any]]) -> None:
+    def executemany(self, connection: Connection, rows: Iterable[Sequence[Any]]) -> None:
+        """`rows` hold the values of the statement's columns, in their order."""
         parameters = [
-            tuple(row[name] if process is None else process(row[name]) for name, process in self._columns)
+            tuple(
+                value if process is None else process(value)
+                for value, process in zip(row, self._processors, strict=True)
+            )
             for row in rows
         ]
         if parameters:

@@ -4,30 +4,41 @@ project (404), origin (403), budget (429). Body validation (400) happened before
 Every well-formed request counts against the budgets of the key it names, including those then refused
 with 404, 403 or 429: the count is taken in the same round trip that reads the cache generation, and a
 client that keeps sending refused requests is the one a budget is for.
+
+The origin decision is recorded in the request's scope, where the CORS middleware reads it: the answer
+is readable by the origin exactly when the project allows it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from uuid import UUID
 
 import msgspec
-from litestar import Request
 from litestar.types import Scope
 
 from app.config import Settings
 from app.errors import ApiError, NotFound, OriginNotAllowed, RateLimited
-from app.public.client_address import client_address
-from app.public.cors import record_decision
-from app.public.project_directory import ProjectDirectory, ProjectEntry
-from app.public.rate_limit import RateLimiter, Verdict
-from app.scope_headers import first_header
+from app.ingest.budgets import RateLimiter, Verdict
+from app.ingest.client_address import client_address
+from app.ingest.project_directory import ProjectDirectory, ProjectEntry
+from app.ingest.scope_headers import first_header
 from app.services.origins import origin_allowed, request_origin
+
+_ORIGIN_DECISION = "hearken.cors_allowed"
+
+
+def record_origin_decision(scope: Scope, allowed: bool) -> None:
+    scope[_ORIGIN_DECISION] = allowed  # type: ignore[literal-required]
+
+
+def recorded_origin_decision(scope: Scope) -> bool | None:
+    """Whether the request's origin may read the answer, if the gate or the preflight decided it."""
+    return scope.get(_ORIGIN_DECISION)  # type: ignore[return-value]
 
 
 class Visit(msgspec.Struct, frozen=True):
-    """One public request, as the gate judges it (a Struct: built per request, see NewRating)."""
+    """One public request, as the gate judges it (a Struct: built per request, see RatingInput)."""
 
     scope: Scope
     endpoint: str
@@ -43,10 +54,10 @@ class PublicGate:
         self._directory = directory
         self._limiter = limiter
 
-    def visit(self, request: Request[Any, Any, Any], endpoint: str, project_key: UUID) -> Visit:
-        address = client_address(request.scope, self._trusted_proxies)
-        origin = first_header(request.scope, b"origin")
-        return Visit(request.scope, endpoint, project_key, address, origin)
+    def visit(self, scope: Scope, endpoint: str, project_key: UUID) -> Visit:
+        address = client_address(scope, self._trusted_proxies)
+        origin = first_header(scope, b"origin")
+        return Visit(scope, endpoint, project_key, address, origin)
 
     async def admit(self, visit: Visit) -> ProjectEntry:
         """The visit's project, or the refusal raised."""
@@ -86,7 +97,7 @@ class PublicGate:
         if visit.origin is not None:
             origin = request_origin(visit.origin)
             allowed = origin is not None and origin_allowed(origin, project.allowed_origins)
-            record_decision(visit.scope, allowed)
+            record_origin_decision(visit.scope, allowed)
             if not allowed:
                 return OriginNotAllowed(
                     f"Origin: {visit.origin:.100} is not in this project's allowed_origins"

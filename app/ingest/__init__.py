@@ -1,0 +1,26 @@
+"""Ratings and public submissions coming in: the hot path, in one place.
+
+Code outside this package imports only from here. The public endpoints use Ingest (entry.py); the API
+stores ratings with add_ratings; every writer builds its rows from rating_rows.py.
+"""
+
+from app.ingest.entry import Ingest, build_ingest
+from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
+from app.ingest.rating_rows import NewRating
+from app.ingest.rating_writer import add_ratings, archive_rating
+from app.ingest.scope_headers import first_header
+from app.ingest.serving_gc import serving_gc
+
+__all__ = [
+    "DEFAULT_MAX_STARS",
+    "Ingest",
+    "NewRating",
+    "RatingInput",
+    "add_ratings",
+    "archive_rating",
+    "build_ingest",
+    "first_header",
+    "helpful_input",
+    "serving_gc",
+    "typed_input",
+]

@@ -1,0 +1,102 @@
+"""The door to ingest: one Ingest per worker process, which the public endpoints use for everything.
+
+A rating submission is judged by the gate and stored by group commit in batches (intake.py); a feedback
+item or contact message is judged alone and stored by its service. The CORS middleware and the preflight
+ask here whether an origin may read an answer.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from litestar.types import Scope
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.cache_generation import CacheGeneration, generation_key
+from app.ingest.batches import rating_batches
+from app.ingest.budgets import CounterStore, MemoryCounters, RateLimiter, RedisCounters
+from app.ingest.gate import PublicGate, record_origin_decision, recorded_origin_decision
+from app.ingest.group_commit import RatingGroupCommit
+from app.ingest.intake import RatingIntake
+from app.ingest.project_directory import ProjectDirectory, ProjectEntry
+from app.ingest.rating_input import RatingInput
+from app.ingest.rating_rows import NewRating
+from app.services.origins import request_origin
+
+
+class Ingest:
+    def __init__(
+        self,
+        gate: PublicGate,
+        intake: RatingIntake,
+        directory: ProjectDirectory,
+        generation: CacheGeneration,
+        counters: CounterStore,
+    ) -> None:
+        self._gate = gate
+        self._intake = intake
+        self._directory = directory
+        self._generation = generation
+        self._counters = counters
+
+    async def submit_rating(
+        self, scope: Scope, endpoint: str, project_key: UUID, rating: RatingInput
+    ) -> NewRating:
+        """The stored rating once its batch is committed; raises the gate's refusal, or Unavailable."""
+        return await self._intake.submit(self._gate.visit(scope, endpoint, project_key), rating)
+
+    async def admit(self, scope: Scope, endpoint: str, project_key: UUID) -> ProjectEntry:
+        """The project a submission to `endpoint` may be stored in, or the gate's refusal raised."""
+        return await self._gate.admit(self._gate.visit(scope, endpoint, project_key))
+
+    async def origin_may_read(self, scope: Scope, header: str) -> bool:
+        """Whether the origin of this request (its Origin header as sent) may read the answer: as the gate
+        or the preflight decided, else (a body refused with 400 or 413, say) if any project allows it, so
+        that the widget can show the error."""
+        decision = recorded_origin_decision(scope)
+        if decision is None:
+            return await self._any_project_allows(header)
+        return decision
+
+    async def preflight(self, scope: Scope, header: str | None) -> bool:
+        """A preflight has no body and so no project: it is allowed for an origin any project allows."""
+        allowed = header is not None and await self._any_project_allows(header)
+        record_origin_decision(scope, allowed)
+        return allowed
+
+    async def close(self) -> None:
+        """Answer what is queued, then close the writer's and the budgets' connections."""
+        await self._intake.close()
+        if isinstance(self._counters, RedisCounters):
+            await self._counters.close()
+
+    async def _any_project_allows(self, header: str) -> bool:
+        origin = request_origin(header)
+        if origin is None:
+            return False
+        return await self._directory.any_project_allows(origin, await self._generation.current())
+
+
+def build_ingest(
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], generation: CacheGeneration
+) -> Ingest:
+    counters: CounterStore = (
+        # A connection of its own: the budget checks run one batch at a time, so they never wait for
+        # one, and skip the pool's bookkeeping on every public request.
+        RedisCounters(
+            Redis.from_url(settings.redis_url, single_connection_client=True),
+            settings.redis_prefix,
+            generation_key(settings),
+        )
+        if settings.redis_url
+        else MemoryCounters(generation)
+    )
+    limiter = RateLimiter(
+        counters, settings.secret_key, settings.rate_limit_client, settings.rate_limit_project
+    )
+    directory = ProjectDirectory(session_maker)
+    gate = PublicGate(settings, directory, limiter)
+    intake = RatingIntake(gate, RatingGroupCommit(rating_batches(settings)))
+    return Ingest(gate, intake, directory, generation, counters)

@@ -1,0 +1,115 @@
+"""The PostgreSQL batch writer: a batch is a single statement on a connection of the writer's own, in
+autocommit. The rows, their counter deltas and totals travel as JSON documents that `json_to_recordset`
+turns back into rows, so a batch of any size costs one round trip and no SQL compilation.
+
+The statement is built once from the tables: the ratings' columns from RATING_COLUMNS, each counter
+upsert from `upsert_sql`, each record's fields typed as their columns are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import psycopg
+from sqlalchemy import Column, Table
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.engine import make_url
+
+from app.db.counter_upsert import counter_rows, upsert_columns, upsert_sql
+from app.db.models import Rating, RatingCounter, RatingTotal
+from app.ingest.rating_counters import count_deltas, total_deltas
+from app.ingest.rating_rows import RATING_COLUMNS, NewRating, Row, new_ratings
+
+_DIALECT = postgresql.dialect()
+_COUNTERS: Table = RatingCounter.__table__  # type: ignore[assignment]
+_TOTALS: Table = RatingTotal.__table__  # type: ignore[assignment]
+
+
+def _typed(fields: dict[str, Column[Any]]) -> str:
+    """A record definition for json_to_recordset: each field with the type of its column."""
+    return ", ".join(f"{name} {column.type.compile(dialect=_DIALECT)}" for name, column in fields.items())
+
+
+def _insert_ratings(document: str) -> str:
+    """The ratings of the `document` (NewRatings, by field name) inserted into every rating column."""
+    fields = {rating_column.field: rating_column.column for rating_column in RATING_COLUMNS}
+    return (
+        f"INSERT INTO {Rating.__tablename__} ({', '.join(c.column.name for c in RATING_COLUMNS)}) "
+        f"SELECT {', '.join(c.field for c in RATING_COLUMNS)} "
+        f"FROM json_to_recordset(%({document})s::json) AS new({_typed(fields)})"
+    )
+
+
+def _add_to_counters(table: Table, document: str, where: str = "") -> str:
+    """The upsert of the `document`'s deltas (records of upsert_columns), applied in the document's order."""
+    columns = upsert_columns(table)
+    names = ", ".join(columns)
+    fields = {name: table.c[name] for name in columns}
+    records = (
+        f"ROWS FROM (json_to_recordset(%({document})s::json) AS ({_typed(fields)})) "
+        f"WITH ORDINALITY AS delta({names}, position)"
+    )
+    return upsert_sql(table, f"SELECT {names} FROM {records} {where}ORDER BY position")
+
+
+INSERT_AND_COUNT = f"""
+WITH stored AS ({_insert_ratings("ratings")}),
+counted AS ({_add_to_counters(_COUNTERS, "deltas")} RETURNING 1)
+{_add_to_counters(_TOTALS, "totals", "WHERE (SELECT count(*) FROM counted) > 0 ")}
+"""
+"""The batch travels as JSON documents (msgspec encodes them in C; psycopg's array adaptation costs far
+more per row). Deltas arrive sorted and are applied in that order, day counters before totals: the
+WHERE on `counted` makes PostgreSQL finish the counters before the first total (sub-statements of a
+WITH otherwise run in no promised order). That is the order of every other counter write
+(apply_counts), so concurrent transactions lock counter rows alike and cannot deadlock."""
+
+
+def _delta_record(table: Table) -> type[msgspec.Struct]:
+    """One record of a counters document: upsert_columns(table) by name, as json_to_recordset reads them
+    (a Struct, which msgspec encodes as an object, built per delta faster than a dict)."""
+    return msgspec.defstruct(f"{table.name}_delta", [(name, Any) for name in upsert_columns(table)], gc=False)
+
+
+_DayDelta = _delta_record(_COUNTERS)
+_TotalDelta = _delta_record(_TOTALS)
+
+
+class PostgresRatingBatches:
+    def __init__(self, database_url: str) -> None:
+        self._conninfo = (
+            make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        )
+        self._cursor: psycopg.AsyncCursor[object] | None = None
+        """On the writer's own connection; one cursor serves every batch (one less object per batch)."""
+
+    async def write(self, batch: Sequence[Row]) -> list[NewRating]:
+        ratings = new_ratings(batch)
+        deltas = count_deltas(ratings, +1)
+        cursor = await self._connected()
+        await cursor.execute(
+            INSERT_AND_COUNT,
+            {
+                "ratings": _json(ratings),
+                "deltas": _json([_DayDelta(*row) for row in counter_rows(deltas)]),
+                "totals": _json([_TotalDelta(*row) for row in counter_rows(total_deltas(deltas))]),
+            },
+        )
+        return ratings
+
+    async def close(self) -> None:
+        if self._cursor is not None:
+            await self._cursor.connection.close()
+            self._cursor = None
+
+    async def _connected(self) -> psycopg.AsyncCursor[object]:
+        """The writer's cursor, on a connection opened again after it broke (say, the database restarted)."""
+        if self._cursor is None or self._cursor.connection.closed:
+            connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+            self._cursor = connection.cursor()
+        return self._cursor
+
+
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
