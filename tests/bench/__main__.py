@@ -37,6 +37,8 @@ READ_WORKERS = 2
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ROUND_SECONDS = max(2, SECONDS // 2)
 """Ingest throughput alternates the bare endpoint and the application over ROUNDS rounds."""
+ONLY_INGEST = os.environ.get("BENCH_ONLY") == "ingest"
+"""BENCH_ONLY=ingest measures rating submits alone (both databases): no statistics, lists or memory."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -262,6 +264,8 @@ def postgres_part() -> None:
         results["postgres_ingest"] = {
             f"{workers}_workers": ingest(workers, url, session_maker, small) for workers in INGEST_WORKERS
         }
+        if ONLY_INGEST:
+            return
         server = start("app.main:create_app", workers=READ_WORKERS, env=app_env(url, redis=True))
         try:
             asyncio.run(seed.ratings(session_maker, small.id, SMALL))
