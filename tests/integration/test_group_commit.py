@@ -14,12 +14,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.config import build_db_config
-from app.db.models import Rating
+from app.db.models import Rating, RatingCounter, RatingTotal
 from app.errors import Unavailable
 from app.ingest import NewRating, RatingInput, add_ratings
 from app.ingest.batches import RatingBatches, rating_batches
@@ -127,3 +127,37 @@ async def test_on_sqlite_the_batch_writer_stores_what_the_orm_stores(
     for table in ("ratings", "rating_counters", "rating_totals"):
         batched_rows, orm_rows = stored(table)
         assert batched_rows == orm_rows
+
+
+async def test_the_batch_writer_stores_every_column_as_add_ratings_does(
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both writers are built from the ratings table's columns: on either database, a batch stores the
+    same row and the same counters that the API's path stores."""
+    tenant = await make_tenant(session_maker)
+    other = await add_project(session_maker, tenant, name="other")
+    item = RatingInput(
+        rating_type="star", value=4, max_stars=5, path="/docs/ünïcode", version="2.1",
+        submitted_by="user_7", custom_data={"plan": "pro", "seats": 3, "trial": True, "ref": None},
+    )  # fmt: skip
+    moment = datetime(2026, 11, 21, 9, 30, 15, 123456, tzinfo=UTC)
+    rate_at(monkeypatch, moment)
+    batches = rating_batches(settings)
+    await batches.write([(tenant.project.id, item)])
+    await batches.close()
+    async with session_maker.begin() as session:
+        await add_ratings(session, [(other.id, item)], created_at=moment)
+
+    async def stored(table: Table) -> dict[object, list[tuple[object, ...]]]:
+        """Each project's rows, without their ids."""
+        shown = [column for column in table.columns if column.name not in ("id", "project_id")]
+        async with session_maker() as session:
+            rows = (await session.execute(select(table.c.project_id, *shown))).all()
+        by_project: dict[object, list[tuple[object, ...]]] = {}
+        for project_id, *values in rows:
+            by_project.setdefault(project_id, []).append(tuple(values))
+        return {project: sorted(group, key=repr) for project, group in by_project.items()}
+
+    for model in (Rating, RatingCounter, RatingTotal):
+        rows = await stored(model.__table__)  # type: ignore[arg-type]
+        assert rows[tenant.project.id] == rows[other.id], model.__tablename__
