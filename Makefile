@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.hearken-setup
-WIDGETS := $(addprefix static/widgets/v1/,helpful.js contact.js feedback.js star.js)
+WIDGETS := $(addprefix static/widgets/v1/,helpful.js contact.js feedback.js star.js nps.js)
 WIDGET_SOURCES := static/widgets/build.mjs $(wildcard static/widgets/src/*.* static/widgets/src/shared/*.*)
 
 .DEFAULT_GOAL := help

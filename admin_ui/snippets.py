@@ -1,4 +1,4 @@
-"""Ready-to-paste script tags for the four widgets (D13), with the project's key and this server's address."""
+"""Ready-to-paste script tags for the widgets, with the project's key and this server's address."""
 
 from __future__ import annotations
 
@@ -20,13 +20,19 @@ WIDGETS = (
         "helpful",
         "Was this page helpful?",
         "Yes/No buttons placed where the script tag is.",
-        options="data-question, data-button-color, data-show-comment-link, data-container",
+        options="data-question, data-button-color, data-reasons, data-show-comment-link, data-container",
     ),
     Widget(
         "star",
         "Star rating",
         "1 to N stars placed where the script tag is.",
         attributes=(("data-max-stars", "5"),),
+        options="data-question, data-color, data-container",
+    ),
+    Widget(
+        "nps",
+        "Net Promoter Score",
+        "0 to 10 (how likely to recommend you) and an optional comment, placed where the script tag is.",
         options="data-question, data-color, data-container",
     ),
     Widget(
@@ -44,7 +50,9 @@ WIDGETS = (
         options="data-button-text, data-color, data-show-subject",
     ),
 )
-COMMON_OPTIONS = "data-language (en, de, sv), data-version, data-show-powered-by"
+COMMON_OPTIONS = (
+    "data-language (en, de, sv), data-version, data-show-powered-by, data-text-<name> to replace any text"
+)
 
 
 def snippet(widget: Widget, base_url: str, project_key: str) -> str:

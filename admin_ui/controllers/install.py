@@ -1,4 +1,4 @@
-"""Install: for each project, the four widgets' snippets with the project key filled in."""
+"""Install: for each project, every widget's snippet with the project key filled in."""
 
 from __future__ import annotations
 

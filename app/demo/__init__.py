@@ -1,1 +1,1 @@
-"""The demo page: all four widgets working against this server, for a first look after `make run`."""
+"""The demo page: every widget working against this server, for a first look after `make run`."""

@@ -1,4 +1,4 @@
-"""GET /demo: a page that embeds all four widgets against this server (not registered in production).
+"""GET /demo: a page that embeds every widget against this server (not registered in production).
 
 The page is sent with a strict Content-Security-Policy (no inline script or style), the same kind of
 policy the widgets must survive on customers' sites.

@@ -46,6 +46,7 @@ def helpful_input(body: HelpfulRatingBody | PublicHelpfulRatingBody) -> RatingIn
         path=body.path,
         version=body.version,
         submitted_by=body.submitted_by,
+        custom_data=body.metadata if isinstance(body, PublicHelpfulRatingBody) else None,
     )
 
 

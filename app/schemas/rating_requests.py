@@ -20,13 +20,14 @@ class HelpfulRatingBody(msgspec.Struct, kw_only=True):
 
 
 class PublicHelpfulRatingBody(msgspec.Struct, kw_only=True):
-    """POST /rating/submit (public)."""
+    """POST /rating/submit (public). The helpful widget sends the reason for a No as metadata.reason."""
 
     project_key: UUID
     value: bool
     path: Path
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    metadata: Metadata | None = None
 
 
 class RatingObject(msgspec.Struct, kw_only=True):

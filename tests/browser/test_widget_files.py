@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.harness import LiveServer
 
-BUDGETS = {"helpful": 3 * 1024, "star": 3 * 1024, "contact": 5 * 1024, "feedback": 5 * 1024}
+BUDGETS = {"helpful": 3 * 1024, "star": 3 * 1024, "nps": 3 * 1024, "contact": 5 * 1024, "feedback": 5 * 1024}
 
 
 def raw_get(url: str, **headers: str) -> tuple[httpx.Response, bytes]:

@@ -111,12 +111,12 @@ async def test_origins_are_validated_normalized_and_removed_in_place(
     assert api.json()["allowed_origins"] == ["https://docs.example.com"]
 
 
-async def test_install_page_has_all_four_snippets_with_the_key(
+async def test_install_page_has_every_snippet_with_the_key(
     console: Console, owner: User, tenant: Tenant
 ) -> None:
     await signed_in(console, owner)
     page = (await console.get(f"/projects/{tenant.project_id}/install")).text
-    for widget in ("helpful", "star", "feedback", "contact"):
+    for widget in ("helpful", "star", "nps", "feedback", "contact"):
         snippet = re.search(rf'<code id="snippet-{widget}">([^<]+)</code>', page)
         assert snippet is not None, widget
         assert f"http://127.0.0.1:8000/static/widgets/v1/{widget}.js" in snippet.group(1)

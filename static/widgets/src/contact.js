@@ -1,5 +1,5 @@
-// Hearken contact widget: a floating "Contact Us" button opening a contact form (interface.md
-// "Embeddable widgets"). Global: HearkenContact {setUser, open, close, reset, container}.
+// Hearken contact widget: a floating "Contact Us" button opening a contact form.
+// Global: HearkenContact {setUser, open, close, reset, remove, container}.
 
 import baseCss from './shared/base.css';
 import formCss from './shared/form.css';
@@ -14,36 +14,37 @@ import { start } from './shared/widget.js';
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/; // the server's rule: something@something.something
 
 const STRINGS = {
-  en: {
-    button: 'Contact Us',
-    title: 'Contact us',
-    name: 'Name',
-    email: 'Email',
-    subject: 'Subject',
-    message: 'Message',
-    bad: 'Please enter a valid email address.',
-    done: 'Thank you! Your message has been sent. Our team will respond soon.',
-  },
-  de: {
-    button: 'Kontakt',
-    title: 'Kontaktieren Sie uns',
-    name: 'Name',
-    email: 'E-Mail',
-    subject: 'Betreff',
-    message: 'Nachricht',
-    bad: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
-    done: 'Vielen Dank! Ihre Nachricht wurde gesendet. Unser Team wird sich bald bei Ihnen melden.',
-  },
-  sv: {
-    button: 'Kontakta oss',
-    title: 'Kontakta oss',
-    name: 'Namn',
-    email: 'E-post',
-    subject: 'Ämne',
-    message: 'Meddelande',
-    bad: 'Ange en giltig e-postadress.',
-    done: 'Tack! Ditt meddelande har skickats. Vårt team återkommer snart.',
-  },
+  names: 'button title name email subject message invalid_email sent',
+  en: [
+    'Contact Us',
+    'Contact us',
+    'Name',
+    'Email',
+    'Subject',
+    'Message',
+    'Please enter a valid email address.',
+    'Thank you! Your message has been sent. Our team will respond soon.',
+  ],
+  de: [
+    'Kontakt',
+    'Kontaktieren Sie uns',
+    'Name',
+    'E-Mail',
+    'Betreff',
+    'Nachricht',
+    'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+    'Vielen Dank! Ihre Nachricht wurde gesendet. Unser Team wird sich bald bei Ihnen melden.',
+  ],
+  sv: [
+    'Kontakta oss',
+    'Kontakta oss',
+    'Namn',
+    'E-post',
+    'Ämne',
+    'Meddelande',
+    'Ange en giltig e-postadress.',
+    'Tack! Ditt meddelande har skickats. Vårt team återkommer snart.',
+  ],
 };
 
 start({ name: 'contact', global: 'HearkenContact', strings: [LENGTH, DIALOG, STRINGS], floating: true }, (w) => {
@@ -51,7 +52,7 @@ start({ name: 'contact', global: 'HearkenContact', strings: [LENGTH, DIALOG, STR
   const withSubject = flag(data.showSubject, false);
   const fields = [
     field(t.name, h('input', { autocomplete: 'name' }), { min: 1, max: 200 }),
-    field(t.email, h('input', { type: 'email', autocomplete: 'email' }), { min: 1, max: 320, re: EMAIL, bad: t.bad }),
+    field(t.email, h('input', { type: 'email', autocomplete: 'email' }), { min: 1, max: 320, re: EMAIL, bad: t.invalid_email }),
     withSubject && field(t.subject, h('input'), { min: 0, max: 200 }),
     field(t.message, h('textarea', { rows: 5 }), { min: 3, max: 2000 }),
   ].filter(Boolean);
@@ -62,11 +63,11 @@ start({ name: 'contact', global: 'HearkenContact', strings: [LENGTH, DIALOG, STR
     fields,
     endpoint: '/api/v1/contact/submit',
     position: 'bottom-right',
-    done: t.done,
+    done: t.sent,
     body(values) {
       const [name, email, subject, message] = withSubject ? values : [...values.slice(0, 2), '', values[2]];
       const { path, version } = w.context();
-      return { project_key: data.projectKey, name, email, subject: subject || undefined, message, path, version };
+      return { name, email, subject: subject || undefined, message, path, version };
     },
   });
 });

@@ -1,5 +1,5 @@
 // Hearken feedback widget: a floating "Feedback" button opening a form with the feedback type and a
-// message (decisions.md D13). Global: HearkenFeedback {setUser, open, close, reset, container}.
+// message. Global: HearkenFeedback {setUser, open, close, reset, remove, container}.
 
 import baseCss from './shared/base.css';
 import formCss from './shared/form.css';
@@ -14,32 +14,15 @@ import { start } from './shared/widget.js';
 const TYPES = ['Bug', 'Feature', 'Improvement', 'Question', 'Praise', 'Other'];
 
 const STRINGS = {
-  en: {
-    button: 'Feedback',
-    title: 'Send feedback',
-    type: 'Type',
-    message: 'Message',
-    types: ['Bug', 'Feature request', 'Improvement', 'Question', 'Praise', 'Other'],
-  },
-  de: {
-    button: 'Feedback',
-    title: 'Feedback senden',
-    type: 'Art',
-    message: 'Nachricht',
-    types: ['Fehler', 'Funktionswunsch', 'Verbesserung', 'Frage', 'Lob', 'Sonstiges'],
-  },
-  sv: {
-    button: 'Feedback',
-    title: 'Skicka feedback',
-    type: 'Typ',
-    message: 'Meddelande',
-    types: ['Fel', 'Funktionsönskemål', 'Förbättring', 'Fråga', 'Beröm', 'Övrigt'],
-  },
+  names: 'button title type message bug feature improvement question praise other',
+  en: ['Feedback', 'Send feedback', 'Type', 'Message', 'Bug', 'Feature request', 'Improvement', 'Question', 'Praise', 'Other'],
+  de: ['Feedback', 'Feedback senden', 'Art', 'Nachricht', 'Fehler', 'Funktionswunsch', 'Verbesserung', 'Frage', 'Lob', 'Sonstiges'],
+  sv: ['Feedback', 'Skicka feedback', 'Typ', 'Meddelande', 'Fel', 'Funktionsönskemål', 'Förbättring', 'Fråga', 'Beröm', 'Övrigt'],
 };
 
 start({ name: 'feedback', global: 'HearkenFeedback', strings: [LENGTH, DIALOG, STRINGS], floating: true }, (w) => {
   const { t, data } = w;
-  const options = TYPES.map((type, i) => h('option', { value: type, selected: type === 'Other' }, t.types[i]));
+  const options = TYPES.map((type) => h('option', { value: type, selected: type === 'Other' }, t[type.toLowerCase()]));
   const fields = [
     field(t.type, h('select', {}, ...options), { min: 0 }),
     field(t.message, h('textarea', { rows: 5 }), { min: 3, max: 5000 }),
@@ -53,7 +36,7 @@ start({ name: 'feedback', global: 'HearkenFeedback', strings: [LENGTH, DIALOG, S
     position: 'right-side', // the usual feedback tab, clear of a contact button at the bottom right
     done: t.thanks,
     body([type, message]) {
-      return { project_key: data.projectKey, type, message, ...w.context() };
+      return { type, message, ...w.context() };
     },
   });
 });

@@ -1,5 +1,5 @@
 // Hearken star widget: "How would you rate this page?" with 1 to data-max-stars stars as radios and a
-// Send button (decisions.md D13). Global: HearkenStar {setUser, reset, container}.
+// Send button; posts a typed star rating. Global: HearkenStar {setUser, reset, remove, container}.
 
 import baseCss from './shared/base.css';
 import starCss from './star.css';
@@ -9,9 +9,10 @@ import { fill } from './shared/strings.js';
 import { start } from './shared/widget.js';
 
 const STRINGS = {
-  en: { question: 'How would you rate this page?', one: '{n} star', many: '{n} stars', pick: 'Please choose a rating.' },
-  de: { question: 'Wie bewerten Sie diese Seite?', one: '{n} Stern', many: '{n} Sterne', pick: 'Bitte wählen Sie eine Bewertung.' },
-  sv: { question: 'Hur skulle du betygsätta den här sidan?', one: '{n} stjärna', many: '{n} stjärnor', pick: 'Välj ett betyg.' },
+  names: 'question one_star stars choose_rating',
+  en: ['How would you rate this page?', '{n} star', '{n} stars', 'Please choose a rating.'],
+  de: ['Wie bewerten Sie diese Seite?', '{n} Stern', '{n} Sterne', 'Bitte wählen Sie eine Bewertung.'],
+  sv: ['Hur skulle du betygsätta den här sidan?', '{n} stjärna', '{n} stjärnor', 'Välj ett betyg.'],
 };
 
 start({ name: 'star', global: 'HearkenStar', strings: [STRINGS] }, (w) => {
@@ -21,7 +22,7 @@ start({ name: 'star', global: 'HearkenStar', strings: [STRINGS] }, (w) => {
   const radios = [];
   const stars = h('div', { class: 's', onchange: () => say(region, '') }); // a choice clears "please choose"
   for (let n = 1; n <= maxStars; n++) {
-    const radio = h('input', { type: 'radio', name: 'r', value: n, 'aria-label': fill(n === 1 ? t.one : t.many, n) });
+    const radio = h('input', { type: 'radio', name: 'r', value: n, 'aria-label': fill(n === 1 ? t.one_star : t.stars, n) });
     radios.push(radio);
     stars.append(h('label', {}, radio, h('span', { 'aria-hidden': 'true' }, '★'))); // the radio covers its star
   }
@@ -35,9 +36,9 @@ start({ name: 'star', global: 'HearkenStar', strings: [STRINGS] }, (w) => {
   async function submit(event) {
     event.preventDefault();
     const value = radios.findIndex((radio) => radio.checked) + 1;
-    if (!value) return say(region, t.pick, true), radios[0].focus();
+    if (!value) return say(region, t.choose_rating, true), radios[0].focus();
     const rating = { type: 'star', value, max_stars: maxStars };
-    if (await w.send('/api/v1/ratings', { project_key: data.projectKey, rating, context: w.context() })) {
+    if (await w.send('/api/v1/ratings', { rating, context: w.context() })) {
       form.hidden = true;
       say(region, t.thanks);
     }

@@ -40,6 +40,19 @@ async def test_helpful_rating_is_204_and_stored(
     )
 
 
+async def test_helpful_rating_keeps_its_metadata_and_shows_it_in_the_typed_form(
+    client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    body = {**valid_bodies(tenant.project_key)["/api/v1/rating/submit"], "metadata": {"reason": "inaccurate"}}
+    response = await client.post("/api/v1/rating/submit", json=body, headers={"Origin": ALLOWED})
+    assert response.status_code == 204
+    rating = await _one(session_maker, Rating)
+    assert isinstance(rating, Rating)
+    assert (rating.value, rating.custom_data) == (0, {"reason": "inaccurate"})
+    listed = await client.get(f"/api/v1/projects/{tenant.project_id}/ratings/typed", headers=tenant.headers)
+    assert [r["metadata"] for r in listed.json()["ratings"]] == [{"reason": "inaccurate"}]
+
+
 async def test_typed_rating_is_201_with_id_and_type(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:

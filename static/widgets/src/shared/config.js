@@ -1,12 +1,11 @@
 // Reads a widget's settings from the data- attributes of its <script> tag.
 
-/** data-language if supported, else the first supported browser language, else English. */
-export const language = (wanted) =>
-  [wanted, ...navigator.languages, 'en'].map((tag) => String(tag).slice(0, 2).toLowerCase()).find((code) => /^(en|de|sv)$/.test(code));
+/** data-language if `texts` has it, else the first browser language it has, else English. */
+export const language = (wanted, texts) =>
+  [wanted, ...navigator.languages].map((tag) => String(tag).slice(0, 2).toLowerCase()).find((code) => texts[code]) || 'en';
 
-/** A boolean attribute: only the explicit opposite of the default ("true/1/yes" or "false/0/no") flips it. */
-export const flag = (value, fallback) =>
-  value == null ? fallback : fallback ? !/^(false|0|no)$/i.test(value) : /^(true|1|yes|)$/i.test(value);
+/** A boolean attribute: absent is the default; present, it is on unless it says false, 0 or no. */
+export const flag = (value, fallback) => (value == null ? fallback : !/^(false|0|no)$/i.test(value));
 
 /** A #rgb or #rrggbb colour, or the fallback: the value is written into CSS text, so nothing else passes. */
 export const color = (value, fallback) => (/^#([0-9a-f]{3}){1,2}$/i.test(value) ? value : fallback);

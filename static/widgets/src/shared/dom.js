@@ -1,23 +1,16 @@
-// Builds DOM without innerHTML (page and visitor text is always inserted as text) and styles a shadow
-// root without style attributes or <style> elements, so a strict Content-Security-Policy allows it.
+// Builds DOM without innerHTML (page and visitor text is always inserted as text) and without style
+// attributes, so a strict Content-Security-Policy allows it.
 
-/** h('button', {type: 'button', onclick: fn}, 'Yes') → an element; `on*` props become listeners. */
+/** h('button', {type: 'button', onclick: fn}, 'Yes') → an element; `on*` props set its handlers. */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
   for (const key in props) {
     const value = props[key];
-    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    if (key.startsWith('on')) el[key] = value;
     else if (value != null && value !== false) el.setAttribute(key, value === true ? '' : value);
   }
   el.append(...children);
   return el;
-}
-
-/** Constructable stylesheets are not blocked by CSP style-src (Chrome 73, Firefox 101, Safari 16.4). */
-export function adopt(root, css) {
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(css);
-  root.adoptedStyleSheets = [sheet];
 }
 
 /** Puts `text` in a live region so screen readers announce it; errors are styled as such. */

@@ -25,9 +25,9 @@ export function check(fields, t) {
     const message = !value
       ? rule.min ? t.required : ''
       : value.length < rule.min
-        ? fill(t.min, rule.min)
+        ? fill(t.too_short, rule.min)
         : value.length > rule.max
-          ? fill(t.max, rule.max)
+          ? fill(t.too_long, rule.max)
           : rule.re && !rule.re.test(value)
             ? rule.bad
             : '';

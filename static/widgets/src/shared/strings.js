@@ -1,45 +1,40 @@
-// Texts the widgets share, in each supported language. {n} is replaced by a number.
-// Split by use, so that each widget carries only the texts it shows.
+// Texts the widgets show, in each supported language, split by use so that each widget carries only the
+// texts it shows. A table names its texts once (space-separated) and lists them per language in that
+// order; the names are also what data-text-<name> overrides. {n} is replaced by a number.
 
 export const COMMON = {
-  en: {
-    thanks: 'Thank you for your feedback!',
-    send: 'Send',
-    wait: 'Please try again in {n} seconds.',
-    down: 'The server cannot be reached. Please try again later.',
-    failed: 'Sorry, sending failed.',
-    powered: 'Powered by Hearken',
-  },
-  de: {
-    thanks: 'Vielen Dank für Ihr Feedback!',
-    send: 'Senden',
-    wait: 'Bitte versuchen Sie es in {n} Sekunden erneut.',
-    down: 'Der Server ist nicht erreichbar. Bitte versuchen Sie es später erneut.',
-    failed: 'Senden leider fehlgeschlagen.',
-    powered: 'Bereitgestellt von Hearken',
-  },
-  sv: {
-    thanks: 'Tack för din feedback!',
-    send: 'Skicka',
-    wait: 'Försök igen om {n} sekunder.',
-    down: 'Servern går inte att nå. Försök igen senare.',
-    failed: 'Det gick tyvärr inte att skicka.',
-    powered: 'Drivs av Hearken',
-  },
+  names: 'thanks send wait failed',
+  en: ['Thank you for your feedback!', 'Send', 'Please try again in {n} seconds.', 'Sorry, sending failed. Please try again later.'],
+  de: [
+    'Vielen Dank für Ihr Feedback!',
+    'Senden',
+    'Bitte versuchen Sie es in {n} Sekunden erneut.',
+    'Senden leider fehlgeschlagen. Bitte versuchen Sie es später erneut.',
+  ],
+  sv: ['Tack för din feedback!', 'Skicka', 'Försök igen om {n} sekunder.', 'Det gick tyvärr inte att skicka. Försök igen senare.'],
 };
 
-/** For fields with a length rule. */
+/** For the fields of the contact and feedback forms, which have length rules. */
 export const LENGTH = {
-  en: { min: 'At least {n} characters.', max: 'At most {n} characters.' },
-  de: { min: 'Mindestens {n} Zeichen.', max: 'Höchstens {n} Zeichen.' },
-  sv: { min: 'Minst {n} tecken.', max: 'Högst {n} tecken.' },
+  names: 'too_short too_long',
+  en: ['At least {n} characters.', 'At most {n} characters.'],
+  de: ['Mindestens {n} Zeichen.', 'Höchstens {n} Zeichen.'],
+  sv: ['Minst {n} tecken.', 'Högst {n} tecken.'],
 };
 
 /** For the dialogs of the contact and feedback widgets. */
 export const DIALOG = {
-  en: { close: 'Close', required: 'Please fill in this field.' },
-  de: { close: 'Schließen', required: 'Bitte füllen Sie dieses Feld aus.' },
-  sv: { close: 'Stäng', required: 'Fyll i det här fältet.' },
+  names: 'close required',
+  en: ['Close', 'Please fill in this field.'],
+  de: ['Schließen', 'Bitte füllen Sie dieses Feld aus.'],
+  sv: ['Stäng', 'Fyll i det här fältet.'],
+};
+
+/** The texts of `tables` in language `lang`, by name. */
+export const texts = (tables, lang) => {
+  const t = {};
+  for (const table of tables) table.names.split(' ').forEach((name, i) => (t[name] = table[lang][i]));
+  return t;
 };
 
 export const fill = (text, n) => text.replace('{n}', n);
