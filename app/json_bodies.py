@@ -1,7 +1,8 @@
 """JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
 Content-Type. A request without a Content-Type is read as JSON, so minimal server-to-server
-clients keep working; form-reading routes (the console) are not affected. JSON and form bodies are also
-checked for NUL characters before any handler sees them."""
+clients keep working; form-reading routes (the console) are not affected. Before any handler sees them,
+JSON bodies are checked for NUL characters and deep nesting, and forms (in every encoding the framework
+parses) for NUL characters."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
 from app.ingest import first_header
+from app.json_nesting import refuse_deep_nesting
 from app.nul_characters import refuse_nul_characters, refuse_nul_in_form
 
+FORM_MEDIA_TYPES = frozenset({RequestEncodingType.URL_ENCODED.value, RequestEncodingType.MULTI_PART.value})
 TEXT_PLAIN_JSON = "text_plain_json"
 """Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
 preflight-free fetch() send JSON that way)."""
@@ -44,9 +47,11 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
     if reads_json_body(handler):
         if content_type is not None and not _read_as_json(content_type, handler):
             raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
-        refuse_nul_characters(await request.body())
-    elif content_type is not None and _media_type(content_type) == "application/x-www-form-urlencoded":
-        refuse_nul_in_form(await request.body())
+        body = await request.body()
+        refuse_deep_nesting(body)
+        refuse_nul_characters(body)
+    elif content_type is not None and _media_type(content_type) in FORM_MEDIA_TYPES:
+        refuse_nul_in_form(await request.form())
 
 
 def _media_type(content_type: str) -> str:

@@ -10,9 +10,9 @@ followed by "u0000" (a harmless text): the walk finds no NUL then, and the body 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl
 
 import msgspec
+from litestar.datastructures import FormMultiDict
 
 from app.errors import InvalidRequest
 
@@ -50,10 +50,9 @@ def _field_with_nul(value: Any, where: str) -> str | None:
     return None
 
 
-def refuse_nul_in_form(body: bytes) -> None:
-    """The same for a URL-encoded form (the console), where a NUL arrives as %00."""
-    if b"%00" not in body and b"\x00" not in body:
-        return
-    for name, value in parse_qsl(body.decode("latin-1"), keep_blank_values=True):
-        if "\x00" in name or "\x00" in value:
+def refuse_nul_in_form(form: FormMultiDict) -> None:
+    """The same for a form as the framework parsed it (URL-encoded or multipart: the console's routes read
+    either). Uploaded files are bytes, not text, and may hold anything."""
+    for name, value in form.multi_items():
+        if "\x00" in name or (isinstance(value, str) and "\x00" in value):
             raise InvalidRequest(name.replace("\x00", "") or "body", "must not contain NUL characters")
