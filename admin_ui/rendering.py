@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from litestar import MediaType, Request, Response
 from litestar.plugins.htmx import ClientRedirect, HTMXRequest, HTMXTemplate
@@ -21,7 +22,14 @@ def _when(moment: Any) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else ""
 
 
+def _mailto(email: str) -> str:
+    """A mailto link to exactly this address: everything but the @ is percent-encoded, so a stored `?` or
+    `&` cannot add recipients or a body."""
+    return "mailto:" + quote(email, safe="@")
+
+
 def _engine_callback(engine: JinjaTemplateEngine) -> None:
+    engine.engine.filters["mailto"] = _mailto
     engine.engine.filters["when"] = _when
     engine.engine.filters["iso"] = lambda moment: iso_z(moment) if moment is not None else ""
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest
+from app.schemas.fields import EMAIL_PATTERN
 from tenants.models import Membership, Organization, Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH, hash_password
+
+_EMAIL = re.compile(EMAIL_PATTERN)
 
 
 class OrganizationRepository(SQLAlchemyAsyncRepository[Organization]):
@@ -25,8 +30,7 @@ def normalize_email(email: str) -> str:
 
 def check_email(email: str) -> str:
     email = normalize_email(email)
-    local, _, domain = email.partition("@")
-    if not local or "." not in domain or len(email) > 320 or any(c.isspace() for c in email):
+    if len(email) > 320 or not _EMAIL.match(email):
         raise InvalidRequest("email", "must be an address like name@example.com (at most 320 characters)")
     return email
 

@@ -37,8 +37,16 @@ MaxStars = Annotated[int, msgspec.Meta(ge=1, le=10)]
 FeedbackMessage = Annotated[str, msgspec.Meta(min_length=1, max_length=5000)]
 PublicFeedbackMessage = Annotated[str, msgspec.Meta(min_length=3, max_length=5000)]
 ContactName = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+EMAIL_PATTERN = r"^[\w.!#$%'*+/=^`{|}~-]+@(?:[\w-]+\.)+[\w-]+$(?!\n)"
+"""An address as people type it: no spaces, quotes, brackets, `?` or `&`, so it can never carry a mailto
+query (`?bcc=`) or header text. `(?!\n)` stops `$` from accepting a trailing newline."""
 ContactEmail = Annotated[
-    str, msgspec.Meta(max_length=320, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="An email address.")
+    str,
+    msgspec.Meta(
+        max_length=320,
+        pattern=EMAIL_PATTERN,
+        description="An email address: name@example.com, without spaces, `?` or `&`.",
+    ),
 ]
 ContactSubject = Annotated[str, msgspec.Meta(max_length=200)]
 ContactMessageText = Annotated[str, msgspec.Meta(min_length=3, max_length=2000)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy import select
@@ -162,3 +163,15 @@ async def test_pages_are_html(console: Console, owner: User) -> None:
     await console.login(owner.email)
     assert (await console.get("/projects")).headers["content-type"].startswith("text/html")
     assert (await console.get("/projects/nope")).headers["content-type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    "email", ["ann@example.com?cc=eve@evil.test", "ann&eve@example.com", "ann @example.com"]
+)
+async def test_signup_refuses_an_email_with_query_characters_or_spaces(console: Console, email: str) -> None:
+    await console.get("/signup")
+    refused = await console.post(
+        "/signup", {"org_name": "Acme", "email": email, "password": PASSWORD}, follow_redirects=False
+    )
+    assert refused.status_code == 400
+    assert errors_in(refused.text) == ["Must be an address like name@example.com (at most 320 characters)"]

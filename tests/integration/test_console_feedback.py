@@ -157,3 +157,18 @@ async def test_contact_messages_list_detail_archive(
     assert "Archived." in archived.text
     assert "1 message" in (await console.get(url)).text
     assert "1 message" in (await console.get(url, params={"archived": "true"})).text
+
+
+async def test_a_stored_email_with_query_characters_cannot_prefill_a_mail(
+    console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Addresses stored before the strict rule keep rendering, but the mailto link names one recipient."""
+    hostile = "help@victim.example?bcc=attacker%40evil.test&body=Hi"
+    async with session_maker() as session:
+        record = await ContactMessages(session, tenant.project).create(
+            name="Eve", email=hostile, message="Hello there"
+        )
+    await member_console(console, tenant, session_maker)
+    detail = (await console.get(f"/projects/{tenant.project_id}/contact/{record.id}")).text
+    links = re.findall(r'href="(mailto:[^"]*)"', detail)
+    assert links == ["mailto:help@victim.example%3Fbcc%3Dattacker%2540evil.test%26body%3DHi"]
