@@ -1,13 +1,19 @@
 """Browser origins as projects allow them: validated and normalized when saved, matched per request (D10).
 
-An origin is scheme + lowercase host + port, with the scheme's default port dropped. An allowed entry
-may start with `*.` to admit every subdomain (not the apex).
+An origin is scheme + lowercase host + port, with the scheme's default port dropped. A non-ASCII host is
+written as browsers send it in the Origin header: UTS 46 / IDNA 2008 (`faß.de` is `xn--fa-hia.de`, not
+IDNA 2003's `fass.de`, a different domain). An allowed entry may start with `*.` to admit every subdomain
+(not the apex) of a registrable domain; never of a public suffix (`*.co.uk`, `*.github.io`), whose
+subdomains belong to strangers. The Public Suffix List is the package's bundled copy: no network.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from urllib.parse import urlsplit
+
+import idna
+from publicsuffixlist import PublicSuffixList
 
 from app.errors import InvalidRequest
 
@@ -42,11 +48,11 @@ def normalize_origin(entry: str, *, field: str = "allowed_origins", allow_wildca
         if not allow_wildcard:
             raise InvalidRequest(field, f"{entry!r} must not contain a wildcard")
         host = host[2:]
-        if "." not in host:
-            raise InvalidRequest(
-                field, f"{entry!r}: a wildcard needs a domain below it, e.g. https://*.example.com"
-            )
     host = _ascii_host(host, entry, field)
+    if wildcard and ("." not in host or _public_suffixes().is_public(host)):
+        raise InvalidRequest(
+            field, f"{entry!r}: a wildcard needs a domain below it, e.g. https://*.example.com"
+        )
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
     netloc = ("*." if wildcard else "") + host
@@ -60,10 +66,17 @@ def _ascii_host(host: str, entry: str, field: str) -> str:
         return host
     if "*" in host or any(c in host for c in " /\\@"):
         raise InvalidRequest(field, f"{entry!r} has an invalid host")
+    if host.isascii():
+        return host
     try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
+        return idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
         raise InvalidRequest(field, f"{entry!r} has an invalid host") from None
+
+
+@cache
+def _public_suffixes() -> PublicSuffixList:
+    return PublicSuffixList()
 
 
 def normalize_origins(entries: list[str], *, field: str = "allowed_origins") -> list[str]:
