@@ -10,6 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
+MIN_SECRET_KEY_BYTES = 32
+PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "your-secret")
+"""Words of example keys (deploy/hearken.env.example's among them) that production refuses outright."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +86,10 @@ class Settings:
 
 def _secret_key(configured: str | None, *, production: bool) -> str:
     """Use the configured key; outside production, generate one once into ./var/secret_key."""
+    if production:
+        _check_production_key(configured)
     if configured:
         return configured
-    if production:
-        raise RuntimeError("HEARKEN_SECRET_KEY is required when HEARKEN_ENV=production")
     path = Path("var/secret_key")
     if path.exists():
         return path.read_text().strip()
@@ -99,6 +102,17 @@ def _secret_key(configured: str | None, *, production: bool) -> str:
     with os.fdopen(fd, "w") as handle:
         handle.write(key)
     return key
+
+
+def _check_production_key(key: str | None) -> None:
+    """Sessions and CSRF tokens are signed with keys derived from this one: a copied example or a short
+    key would let anyone forge them."""
+    if not key:
+        raise RuntimeError("HEARKEN_SECRET_KEY is required when HEARKEN_ENV=production")
+    if any(marker in key.lower() for marker in PLACEHOLDER_MARKERS):
+        raise RuntimeError("HEARKEN_SECRET_KEY is still an example placeholder; generate a random key")
+    if len(key.encode()) < MIN_SECRET_KEY_BYTES:
+        raise RuntimeError(f"HEARKEN_SECRET_KEY must be at least {MIN_SECRET_KEY_BYTES} bytes in production")
 
 
 @lru_cache(maxsize=1)
