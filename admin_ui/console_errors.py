@@ -1,5 +1,8 @@
 """Console errors are pages, not JSON: signed-out visitors go to the login page, another organization's
-objects are simply not found, and an htmx swap gets a short message in the page's alert region."""
+objects are simply not found, and an htmx swap gets a short message in the page's alert region.
+
+An error page carries the console's security headers and no form: no CSRF token and no logout button,
+so nothing secret is reflected into a page an attacker can provoke at will."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from litestar.response import Redirect
 from litestar.types import ExceptionHandlersMap
 
 from admin_ui.rendering import wants_fragment
+from admin_ui.security_headers import with_console_headers
 from app.errors import ApiError, RateLimited, logger, validation_details
 
 TITLES = {
@@ -36,26 +40,30 @@ def error_page(request: Request[Any, Any, Any], status: int, message: str) -> Re
         "status": status,
         "title": TITLES.get(status, "Error"),
         "message": message,
+        "bare": True,
     }
     if wants_fragment(request):
-        response = HTMXTemplate(
-            template_name="partials/_error.html",
-            context=context,
-            status_code=status,
-            re_target="#alerts",
-            re_swap="innerHTML",
-            media_type=MediaType.HTML,
+        return with_console_headers(
+            HTMXTemplate(
+                template_name="partials/_error.html",
+                context=context,
+                status_code=status,
+                re_target="#alerts",
+                re_swap="innerHTML",
+                media_type=MediaType.HTML,
+            )
         )
-        return response
-    return HTMXTemplate(
-        template_name="error.html", context=context, status_code=status, media_type=MediaType.HTML
+    return with_console_headers(
+        HTMXTemplate(
+            template_name="error.html", context=context, status_code=status, media_type=MediaType.HTML
+        )
     )
 
 
 def _signed_out(request: Request[Any, Any, Any], _: NotAuthorizedException) -> Response[Any]:
     if wants_fragment(request):
-        return ClientRedirect("/login")
-    return Redirect("/login", status_code=303)
+        return with_console_headers(ClientRedirect("/login"))
+    return with_console_headers(Redirect("/login", status_code=303))
 
 
 def _api_error(request: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:

@@ -1,5 +1,8 @@
-"""Headers on every console page: a strict CSP (no inline script or style, nothing from another origin),
-no framing, and no caching of pages that may show a secret once."""
+"""Headers on every console response, error pages and redirects included: a strict CSP (no inline script
+or style, nothing from another origin), no framing, and no caching of pages that may show a secret once.
+
+Normal answers get them after the handler; the console's exception handlers add them to the pages they
+build, since an error raised in a middleware (CSRF, sign-in) never reaches the after-request hook."""
 
 from __future__ import annotations
 
@@ -30,7 +33,11 @@ CONSOLE_HEADERS = {
 }
 
 
-async def add_security_headers(response: Response[Any]) -> Response[Any]:
+def with_console_headers(response: Response[Any]) -> Response[Any]:
     for name, value in CONSOLE_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+async def add_security_headers(response: Response[Any]) -> Response[Any]:
+    return with_console_headers(response)
