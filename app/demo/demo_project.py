@@ -1,7 +1,9 @@
-"""The demo organization and project that /demo submits to, and what has been submitted to it.
+"""The demo organization and project that /demo submits to, and what one visitor has submitted to it.
 
-The project is found by a fixed public key, so every start of the server reuses it. Its allowed origins
-always include the origin the demo page was served from (localhost and 127.0.0.1 are different origins).
+The project is found by a fixed public key, so every start of the server reuses it. It is made (or given
+the server's origin) only by an explicit POST, and its only origin is HEARKEN_BASE_URL's: never one taken
+from a request's Host header. Its key is public, so anyone may send to it; each visitor's page therefore
+lists only the rows carrying that visitor's own random version marker, never other people's names.
 """
 
 from __future__ import annotations
@@ -24,9 +26,18 @@ RECENT = 5
 Submission = TypeVar("Submission", Rating, FeedbackItem, ContactMessage)
 
 
-async def ensure_demo_project(session: AsyncSession, origins: list[str]) -> Project:
-    wanted = [normalize_origin(origin) for origin in origins]
-    project = await session.scalar(select(Project).where(Project.key == DEMO_PROJECT_KEY))
+async def find_demo_project(session: AsyncSession) -> Project | None:
+    return await session.scalar(select(Project).where(Project.key == DEMO_PROJECT_KEY))
+
+
+def demo_is_ready(project: Project | None, origin: str) -> bool:
+    return project is not None and normalize_origin(origin) in project.allowed_origins
+
+
+async def ensure_demo_project(session: AsyncSession, origin: str) -> Project:
+    """Create the demo project, or add the server's origin to it. Commits."""
+    wanted = [normalize_origin(origin)]
+    project = await find_demo_project(session)
     if project is None:
         org = Organization(name=DEMO_ORG_NAME)
         session.add(org)
@@ -55,19 +66,22 @@ class RecentSubmissions:
     contact_messages: list[ContactMessage]
 
 
-async def recent_submissions(session: AsyncSession, project: Project) -> RecentSubmissions:
-    """The newest few of each kind, so the demo shows that a submission was stored."""
+async def recent_submissions(session: AsyncSession, project: Project, version: str) -> RecentSubmissions:
+    """The newest few of each kind sent with this visitor's version marker, so the demo shows that a
+    submission was stored without showing anyone else's."""
     return RecentSubmissions(
-        ratings=await _newest(session, Rating, project),
-        feedback=await _newest(session, FeedbackItem, project),
-        contact_messages=await _newest(session, ContactMessage, project),
+        ratings=await _newest(session, Rating, project, version),
+        feedback=await _newest(session, FeedbackItem, project, version),
+        contact_messages=await _newest(session, ContactMessage, project, version),
     )
 
 
-async def _newest(session: AsyncSession, model: type[Submission], project: Project) -> list[Submission]:
+async def _newest(
+    session: AsyncSession, model: type[Submission], project: Project, version: str
+) -> list[Submission]:
     rows = await session.scalars(
         select(model)
-        .where(model.project_id == project.id)
+        .where(model.project_id == project.id, model.version == version)
         .order_by(model.created_at.desc(), model.id.desc())
         .limit(RECENT)
     )

@@ -1,4 +1,4 @@
-"""GET /demo shows every widget working against this server with a demo project."""
+"""GET /demo shows every widget working against this server with a demo project, once set up."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from tests.browser.harness import LiveServer
 
 def test_demo_page_widgets_store_and_show_submissions(page: Page, live_server: LiveServer) -> None:
     page.goto(f"{live_server.base_url}/demo")
+    screenshot(page, "demo-setup")
+    page.get_by_role("button", name="Set up the demo project").click()
     helpful = page.locator("hearken-helpful")
     expect(helpful.get_by_role("button", name="Yes")).to_be_visible()
     expect(page.locator("hearken-star").get_by_role("radio")).to_have_count(5)
