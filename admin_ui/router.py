@@ -6,10 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from litestar import Router
-from litestar.config.csrf import CSRFConfig
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
-from litestar.middleware.csrf import CSRFMiddleware
 from litestar.plugins.htmx import HTMXRequest
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
@@ -25,9 +23,10 @@ from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.tokens import TokensController
+from admin_ui.csrf import SessionCSRFConfig, SessionCSRFMiddleware
 from admin_ui.dependencies import provide_console_project, provide_console_user
 from admin_ui.security_headers import add_security_headers
-from admin_ui.sessions import derived_secret, secure_cookies, session_config
+from admin_ui.sessions import SESSION_COOKIE, cookie_name, derived_secret, secure_cookies, session_config
 from app.api.dependencies import provide_projects
 from app.config import Settings
 from tenants.scope import provide_org_scope
@@ -37,14 +36,13 @@ CSRF_COOKIE = "hearken_csrf"
 CSRF_HEADER = "x-csrftoken"
 
 
-def csrf_config(settings: Settings) -> CSRFConfig:
-    return CSRFConfig(
+def csrf_config(settings: Settings) -> SessionCSRFConfig:
+    return SessionCSRFConfig(
         secret=derived_secret(settings, "csrf"),
-        cookie_name=CSRF_COOKIE,
+        cookie_name=cookie_name(settings, CSRF_COOKIE),
         header_name=CSRF_HEADER,
-        cookie_secure=secure_cookies(settings),
-        cookie_httponly=True,  # the token reaches htmx through <body hx-headers>, not the cookie
-        cookie_samesite="lax",
+        session_cookie=cookie_name(settings, SESSION_COOKIE),
+        secure=secure_cookies(settings),
     )
 
 
@@ -64,7 +62,7 @@ def console_router(settings: Settings) -> Router:
         ],
         middleware=[
             session_config(settings).middleware,
-            DefineMiddleware(CSRFMiddleware, config=csrf_config(settings)),
+            DefineMiddleware(SessionCSRFMiddleware, config=csrf_config(settings)),
             DefineMiddleware(ConsoleAuthentication),
         ],
         guards=[console_role_guard],

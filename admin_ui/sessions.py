@@ -1,5 +1,9 @@
-"""Console sessions and login-attempt counters live in a server-side store (D11): files under var/ by
-default, Redis when HEARKEN_REDIS_URL is set (several workers share it)."""
+"""Console sessions and login-attempt counters live in a server-side store: files under var/ by default,
+Redis when HEARKEN_REDIS_URL is set (several workers share it).
+
+A session is stored only once someone signs in: an anonymous visit (the login page, a made-up cookie)
+writes nothing and gets no session cookie. Redis drops expired entries itself; a file store is swept by
+`purge_expired_entries` while the application serves."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from litestar.middleware.session.server_side import ServerSideSessionBackend, Se
 from litestar.stores.base import Store
 from litestar.stores.file import FileStore
 from litestar.stores.redis import RedisStore
-from litestar.types import Message, ScopeSession
+from litestar.types import Empty, Message, ScopeSession
 
 from app.config import Settings
 
@@ -45,6 +49,12 @@ def secure_cookies(settings: Settings) -> bool:
     return settings.is_production or settings.base_url.startswith("https://")
 
 
+def cookie_name(settings: Settings, name: str) -> str:
+    """Where cookies are Secure, the `__Host-` prefix makes browsers refuse the cookie from any other
+    host (a sibling subdomain cannot plant one) and from plain http."""
+    return f"__Host-{name}" if secure_cookies(settings) else name
+
+
 def derived_secret(settings: Settings, purpose: str) -> str:
     """One secret per purpose, so a leak of one (say the CSRF key) says nothing about another."""
     return hmac.new(settings.secret_key.encode(), purpose.encode(), hashlib.sha256).hexdigest()
@@ -65,6 +75,10 @@ class RotatingSessionBackend(ServerSideSessionBackend):
             if old:
                 await self.delete(old, store=self.config.get_store_from_app(connection.scope["app"]))
             connection.scope[_ROTATED_ID] = secrets.token_hex(self.config.session_id_bytes)  # type: ignore[literal-required]
+        if not scope_session:  # nobody is signed in: store nothing, and forget any cookie that was sent
+            if connection.cookies.get(self.config.key):
+                await super().store_in_message(Empty, message, connection)
+            return
         await super().store_in_message(scope_session, message, connection)
 
 
@@ -76,7 +90,8 @@ class ConsoleSessionConfig(ServerSideSessionConfig):
 def session_config(settings: Settings) -> ConsoleSessionConfig:
     return ConsoleSessionConfig(
         store=SESSION_STORE,
-        key=SESSION_COOKIE,
+        key=cookie_name(settings, SESSION_COOKIE),
+        path="/",
         max_age=SESSION_LIFETIME,
         secure=secure_cookies(settings),
         httponly=True,

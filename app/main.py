@@ -12,6 +12,7 @@ from litestar.plugins.htmx import HTMXConfig, HTMXPlugin
 
 from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
+from admin_ui.session_purge import session_purge
 from admin_ui.sessions import console_stores
 from app.api import api_router
 from app.cli import HearkenCLIPlugin
@@ -54,7 +55,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
-        lifespan=[serving_gc],
+        lifespan=[serving_gc, session_purge],
         openapi_config=OpenAPIConfig(
             title="Hearken",
             version="1.0.0",

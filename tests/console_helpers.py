@@ -68,8 +68,13 @@ class Console:
         )
 
     async def login(self, email: str, password: str = PASSWORD) -> Response:
+        """Sign in and, like a browser, open the page the sign-in leads to (the CSRF token is bound to the
+        session, so the one from the login page is no longer good)."""
         await self.get("/login")
-        return await self.post("/login", {"email": email, "password": password}, follow_redirects=False)
+        response = await self.post("/login", {"email": email, "password": password}, follow_redirects=False)
+        if response.status_code == 303:
+            await self.get(response.headers["location"])
+        return response
 
 
 def errors_in(html: str) -> list[str]:
