@@ -46,10 +46,16 @@ class Settings:
     rate_limit_client: RateLimit = RateLimit(30, 60)
     rate_limit_project: RateLimit = RateLimit(6000, 60)
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
+    openapi: bool | None = None
+    """Serve the OpenAPI document at /schema; None: everywhere but in production."""
 
     @property
     def is_production(self) -> bool:
         return self.env == "production"
+
+    @property
+    def serves_openapi(self) -> bool:
+        return self.openapi if self.openapi is not None else not self.is_production
 
     @property
     def is_sqlite(self) -> bool:
@@ -63,6 +69,7 @@ class Settings:
         port = int(env.get("HEARKEN_PORT", "8000"))
         return cls(
             env=mode,
+            openapi=_switch(env.get("HEARKEN_OPENAPI"), "HEARKEN_OPENAPI"),
             database_url=env.get("HEARKEN_DATABASE_URL", DEFAULT_DATABASE_URL),
             secret_key=_secret_key(env.get("HEARKEN_SECRET_KEY"), production=mode == "production"),
             redis_url=env.get("HEARKEN_REDIS_URL") or None,
@@ -102,6 +109,17 @@ def _secret_key(configured: str | None, *, production: bool) -> str:
     with os.fdopen(fd, "w") as handle:
         handle.write(key)
     return key
+
+
+def _switch(text: str | None, variable: str) -> bool | None:
+    if text is None or not text.strip():
+        return None
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{variable} must be on or off, got {text!r}")
 
 
 def _check_production_key(key: str | None) -> None:

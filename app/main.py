@@ -56,21 +56,25 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
         lifespan=[serving_gc, session_purge],
-        openapi_config=OpenAPIConfig(
-            title="Hearken",
-            version="1.0.0",
-            description="Visitor feedback and ratings: REST API and public collection endpoints.",
-            path="/schema",
-            components=Components(
-                security_schemes={
-                    "ApiKey": SecurityScheme(
-                        type="apiKey",
-                        name="X-API-Key",
-                        security_scheme_in="header",
-                        description="Organization access token: oat_ followed by 43 URL-safe characters.",
-                    )
-                }
-            ),
-        ),
+        openapi_config=_openapi_config() if settings.serves_openapi else None,
         debug=False,
+    )
+
+
+def _openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Hearken",
+        version="1.0.0",
+        description="Visitor feedback and ratings: REST API and public collection endpoints.",
+        path="/schema",
+        components=Components(
+            security_schemes={
+                "ApiKey": SecurityScheme(
+                    type="apiKey",
+                    name="X-API-Key",
+                    security_scheme_in="header",
+                    description="Organization access token: oat_ followed by 43 URL-safe characters.",
+                )
+            }
+        ),
     )

@@ -22,14 +22,15 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
-    """Engine, session and migration settings for the configured database."""
+    """Engine, session and migration settings for the configured database. SQL parameters are kept out
+    of error messages (and so out of logs): they hold visitors' text and addresses."""
     if settings.is_sqlite:
         _ensure_sqlite_folder(settings.database_url)
-        engine = EngineConfig(connect_args={"timeout": 30})
+        engine = EngineConfig(connect_args={"timeout": 30}, hide_parameters=True)
     else:
         # No pre-ping: it would add a round trip to every checkout, the group commit's included. A
         # connection lost to a database restart fails one transaction (503) and the pool is refreshed.
-        engine = EngineConfig(pool_size=10, max_overflow=10)
+        engine = EngineConfig(pool_size=10, max_overflow=10, hide_parameters=True)
     config = SQLAlchemyAsyncConfig(
         connection_string=settings.database_url,
         engine_config=engine,
