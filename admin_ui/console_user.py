@@ -1,9 +1,16 @@
 """Who is signed in to the console: the session names a user and an organization; every request checks
-the membership still exists (a removed member is out at once) and resolves the same OrgScope the API uses."""
+the membership still exists (a removed member is out at once) and resolves the same OrgScope the API uses.
+
+A session also holds a stamp of the user's password hash from sign-in. Changing the password, or "Log out
+other sessions" (which hashes the same password anew), changes the hash, so every other session's stamp
+stops matching and it is signed out on its next request; the session that made the change gets the new
+stamp."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import hmac
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -14,12 +21,14 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from admin_ui.sessions import derived_secret
 from app.errors import Forbidden
 from tenants.members import role_at_least
 from tenants.models import Membership, Organization, Role, User
 from tenants.scope import OrgScope
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SESSION_STAMP_PURPOSE = "session-stamp"
 ROLE_NAMES = {Role.OWNER: "an owner", Role.ADMIN: "an owner or admin", Role.MEMBER: "a member"}
 
 
@@ -30,6 +39,7 @@ class ConsoleUser:
     org_id: UUID
     org_name: str
     role: str
+    session_stamp: str = field(default="", repr=False)
 
     def can(self, needed: Role) -> bool:
         return role_at_least(self.role, needed)
@@ -48,10 +58,16 @@ def console_scope(user: ConsoleUser) -> OrgScope:
     return OrgScope(org_id=user.org_id, actor=user.email, can_write=user.is_admin)
 
 
-async def load_console_user(session: AsyncSession, user_id: UUID, org_id: UUID) -> ConsoleUser | None:
+def session_stamp(secret: str, password_hash: str) -> str:
+    return hmac.new(secret.encode(), password_hash.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+async def load_console_user(
+    session: AsyncSession, user_id: UUID, org_id: UUID, secret: str
+) -> ConsoleUser | None:
     row = (
         await session.execute(
-            select(User.email, Organization.name, Membership.role)
+            select(User.email, User.password_hash, Organization.name, Membership.role)
             .join(Membership, Membership.user_id == User.id)
             .join(Organization, Organization.id == Membership.org_id)
             .where(User.id == user_id, Membership.org_id == org_id)
@@ -59,7 +75,14 @@ async def load_console_user(session: AsyncSession, user_id: UUID, org_id: UUID) 
     ).first()
     if row is None:
         return None
-    return ConsoleUser(user_id=user_id, email=row.email, org_id=org_id, org_name=row.name, role=row.role)
+    return ConsoleUser(
+        user_id=user_id,
+        email=row.email,
+        org_id=org_id,
+        org_name=row.name,
+        role=row.role,
+        session_stamp=session_stamp(secret, row.password_hash),
+    )
 
 
 class ConsoleAuthentication(AbstractAuthenticationMiddleware):
@@ -73,11 +96,15 @@ class ConsoleAuthentication(AbstractAuthenticationMiddleware):
         except (KeyError, TypeError, ValueError):
             raise NotAuthorizedException("sign in first") from None
         session_maker: async_sessionmaker[AsyncSession] = connection.app.state.session_maker
+        secret = derived_secret(connection.app.state.settings, SESSION_STAMP_PURPOSE)
         async with session_maker() as session:
-            user = await load_console_user(session, user_id, org_id)
+            user = await load_console_user(session, user_id, org_id, secret)
         if user is None:
             connection.clear_session()
             raise NotAuthorizedException("this account is no longer a member of that organization")
+        if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
+            connection.clear_session()
+            raise NotAuthorizedException("the password changed or other sessions were logged out")
         return AuthenticationResult(user=user, auth=console_scope(user))
 
 

@@ -14,6 +14,7 @@ from litestar.types import ControllerRouterHandler
 
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleAuthentication, console_role_guard
+from admin_ui.controllers.account import AccountController
 from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.feedback import FeedbackController
@@ -51,6 +52,7 @@ def console_router(settings: Settings) -> Router:
         path="/",
         route_handlers=[
             AuthController,
+            AccountController,
             ProjectsController,
             OriginsController,
             InstallController,

@@ -1,8 +1,10 @@
-"""Console accounts: signing up (a new organization with its owner) and checking a password at login."""
+"""Console accounts: signing up (a new organization with its owner), checking a password at login, and
+changing it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from uuid import UUID
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -50,6 +52,30 @@ async def authenticate(session: AsyncSession, email: str, password: str) -> User
         await verify_password(_UNKNOWN_USER_HASH, password)
         return None
     return user if await verify_password(user.password_hash, password) else None
+
+
+async def change_password(session: AsyncSession, user_id: UUID, current: str, new: str) -> User:
+    """Set a new password after checking the current one. Commits."""
+    user = await _with_password(session, user_id, current)
+    user.password_hash = await hash_password(check_password(new))
+    await session.commit()
+    return user
+
+
+async def rehash_password(session: AsyncSession, user_id: UUID, current: str) -> User:
+    """The same password under a new salt: the hash changes, and with it what every session was stamped
+    with at sign-in. Commits."""
+    user = await _with_password(session, user_id, current)
+    user.password_hash = await hash_password(current)
+    await session.commit()
+    return user
+
+
+async def _with_password(session: AsyncSession, user_id: UUID, password: str) -> User:
+    user = await session.get(User, user_id)
+    if user is None or not await verify_password(user.password_hash, password):
+        raise InvalidRequest("current_password", "does not match your password")
+    return user
 
 
 async def first_membership(session: AsyncSession, user: User) -> Membership | None:

@@ -10,10 +10,11 @@ from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from admin_ui.console_user import SESSION_STAMP_PURPOSE, session_stamp
 from admin_ui.forms import Form, field_error, form_values
-from admin_ui.login_throttle import LoginThrottle
+from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.rendering import go_to, render
-from admin_ui.sessions import LOGIN_ATTEMPT_STORE, ROTATE, derived_secret
+from admin_ui.sessions import ROTATE, derived_secret
 from app.config import Settings
 from app.errors import InvalidRequest
 from tenants.accounts import authenticate, first_membership, sign_up
@@ -45,20 +46,14 @@ class InvitationForm:
 
 def sign_in(request: HTMXRequest, user: User, org_id: Any) -> None:
     """A fresh session id at every sign-in, so a planted session cookie is worth nothing."""
-    request.set_session({"user_id": str(user.id), "org_id": str(org_id), ROTATE: True})
-
-
-def _throttle(request: HTMXRequest) -> LoginThrottle:
     settings: Settings = request.app.state.settings
-    return LoginThrottle(request.app.stores.get(LOGIN_ATTEMPT_STORE), derived_secret(settings, "login"))
+    stamp = session_stamp(derived_secret(settings, SESSION_STAMP_PURPOSE), user.password_hash)
+    request.set_session({"user_id": str(user.id), "org_id": str(org_id), "stamp": stamp, ROTATE: True})
 
 
-def _client(request: HTMXRequest) -> str:
-    return request.client.host if request.client else "unknown"
-
-
-def _wait(seconds: int) -> str:
-    return f"Too many failed attempts. Try again in about {max(1, round(seconds / 60))} minute(s)."
+def too_many(seconds: int, what: str = "failed attempts") -> str:
+    later = f"{seconds} seconds" if seconds < 90 else f"about {round(seconds / 60)} minutes"
+    return f"Too many {what}. Try again in {later}."
 
 
 class AuthController(Controller):
@@ -74,6 +69,15 @@ class AuthController(Controller):
 
     @post("/signup", opt=PUBLIC)
     async def signup(self, request: HTMXRequest, db_session: AsyncSession, data: Form[SignupForm]) -> Any:
+        if wait := await login_throttle(request).reserve_signup(login_client(request)):
+            return render(
+                request,
+                "signup.html",
+                status_code=429,
+                values=form_values(data),
+                errors={"form": too_many(wait, "sign-ups from your network")},
+                min_password=MIN_PASSWORD_LENGTH,
+            )
         try:
             created = await sign_up(
                 db_session, org_name=data.org_name, email=data.email, password=data.password
@@ -99,17 +103,18 @@ class AuthController(Controller):
 
     @post("/login", opt=PUBLIC)
     async def login(self, request: HTMXRequest, db_session: AsyncSession, data: Form[LoginForm]) -> Any:
-        throttle = _throttle(request)
-        client = _client(request)
-        wait = await throttle.retry_after(data.email, client)
-        if wait:
+        throttle, client = login_throttle(request), login_client(request)
+        if wait := await throttle.reserve_password_check(data.email, client):
             return render(
-                request, "login.html", status_code=429, values=form_values(data), errors={"form": _wait(wait)}
+                request,
+                "login.html",
+                status_code=429,
+                values=form_values(data),
+                errors={"form": too_many(wait)},
             )
         user = await authenticate(db_session, data.email, data.password)
         membership = await first_membership(db_session, user) if user else None
         if user is None or membership is None:
-            await throttle.failed(data.email, client)
             message = "That email and password do not match an account."
             if user is not None:
                 message = "This account is not a member of any organization any more."
@@ -138,21 +143,19 @@ class AuthController(Controller):
     ) -> Any:
         """An existing account joins with its password, so guesses here count as failed logins."""
         invitation = await open_invitation(db_session, secret)
-        throttle, client, email = _throttle(request), _client(request), invitation.record.email
-        if invitation.has_account and (wait := await throttle.retry_after(email, client)):
+        throttle, client, email = login_throttle(request), login_client(request), invitation.record.email
+        if invitation.has_account and (wait := await throttle.reserve_password_check(email, client)):
             return render(
                 request,
                 "invitation.html",
                 status_code=429,
                 invitation=invitation,
-                errors={"password": _wait(wait)},
+                errors={"password": too_many(wait)},
                 min_password=MIN_PASSWORD_LENGTH,
             )
         try:
             user, membership = await accept_invitation(db_session, secret, data.password)
         except InvalidRequest as exc:
-            if invitation.has_account:
-                await throttle.failed(email, client)
             return render(
                 request,
                 "invitation.html",

@@ -1,6 +1,11 @@
 """The session class of every session the application opens: it bumps the cache generation after a
 commit that changed a project, an access token or an organization.
 
+A new organization alone (a sign-up) changes nothing the caches hold: they map project keys and token
+digests, and a new organization has neither yet. So only new projects and tokens count as additions;
+changed or deleted rows of all three do. Strangers can sign up; they cannot make every worker drop
+its caches by doing so.
+
 Tracking the unit of work here, rather than asking each service to remember, means a change made
 anywhere (API, console, CLI, tests) invalidates the workers' key and token caches. Bulk UPDATE/DELETE
 statements bypass the unit of work: code that changes these tables that way must bump itself
@@ -22,11 +27,14 @@ CACHE_GENERATION = "hearken_cache_generation"
 """Session.info key of the CacheGeneration to bump (set by the session maker's configuration)."""
 _CHANGED = "hearken_directory_changed"
 _DIRECTORY_MODELS = (Project, AccessToken, Organization)
+_ADDED_TO_DIRECTORY = (Project, AccessToken)
 
 
 @event.listens_for(Session, "after_flush")
 def _note_directory_changes(session: Session, _context: Any) -> None:
-    if any(isinstance(row, _DIRECTORY_MODELS) for row in chain(session.new, session.dirty, session.deleted)):
+    if any(isinstance(row, _ADDED_TO_DIRECTORY) for row in session.new) or any(
+        isinstance(row, _DIRECTORY_MODELS) for row in chain(session.dirty, session.deleted)
+    ):
         session.info[_CHANGED] = True
 
 

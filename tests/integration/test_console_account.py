@@ -1,0 +1,68 @@
+"""Your account in the console: "Change password" and "Log out other sessions" end every other session
+and keep this one signed in."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from tenants.models import User
+from tests.console_helpers import PASSWORD, Console, errors_in
+
+NEW_PASSWORD = "a brand new passphrase"
+
+
+async def signed_in_elsewhere(app: Litestar, email: str) -> tuple[AsyncTestClient[Litestar], Console]:
+    client = AsyncTestClient(app=app)
+    await client.__aenter__()
+    other = Console(client)
+    assert (await other.login(email)).status_code == 303
+    return client, other
+
+
+async def still_signed_in(console: Console) -> bool:
+    return (await console.get("/projects", follow_redirects=False)).status_code == 200
+
+
+async def test_the_account_page_offers_both(console: Console, owner: User) -> None:
+    await console.login(owner.email)
+    page = (await console.get("/account")).text
+    assert ">Change password</button>" in page and ">Log out other sessions</button>" in page
+    assert 'href="/account"' in (await console.get("/projects")).text
+
+
+async def test_change_password_ends_other_sessions_and_keeps_this_one(
+    app: Litestar, console: Console, owner: User
+) -> None:
+    await console.login(owner.email)
+    client, other = await signed_in_elsewhere(app, owner.email)
+    try:
+        wrong = await console.post(
+            "/account/password", {"current_password": "not my password", "new_password": NEW_PASSWORD}
+        )
+        assert wrong.status_code == 400
+        assert errors_in(wrong.text) == ["Does not match your password"]
+        assert await still_signed_in(other)
+        changed = await console.post(
+            "/account/password", {"current_password": PASSWORD, "new_password": NEW_PASSWORD}
+        )
+        assert changed.status_code == 200 and "Your password was changed." in changed.text
+        assert await still_signed_in(console)
+        assert not await still_signed_in(other)
+        assert (await other.login(owner.email, PASSWORD)).status_code == 400
+        assert (await other.login(owner.email, NEW_PASSWORD)).status_code == 303
+    finally:
+        await client.__aexit__(None, None, None)
+
+
+async def test_log_out_other_sessions(app: Litestar, console: Console, owner: User) -> None:
+    await console.login(owner.email)
+    client, other = await signed_in_elsewhere(app, owner.email)
+    try:
+        done = await console.post("/account/sessions", {"password": PASSWORD})
+        assert done.status_code == 200 and "Every other session was logged out." in done.text
+        assert await still_signed_in(console)
+        assert not await still_signed_in(other)
+        assert (await other.login(owner.email, PASSWORD)).status_code == 303  # the password is unchanged
+    finally:
+        await client.__aexit__(None, None, None)
