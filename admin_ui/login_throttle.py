@@ -93,7 +93,8 @@ class StoreCounters:
                 return wait
             for (key, budget), count in zip(keys, counts, strict=True):
                 attempts = count.attempts + 1
-                value = _Count(attempts, now + budget.delay_after(attempts))
+                delay = budget.delay_after(attempts)
+                value = _Count(attempts, now + delay if delay else count.next_at)
                 await self.store.set(key, msgspec.json.encode(value), expires_in=WINDOW_SECONDS)
             return 0.0
 
@@ -102,6 +103,8 @@ class StoreCounters:
 
 
 _RESERVE = """
+-- next_at moves only when a delay starts: requests racing with slightly different clocks must not
+-- make each other wait while attempts are still free.
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local wait = 0
@@ -115,9 +118,9 @@ for i, key in ipairs(KEYS) do
   local base = 2 + (i - 1) * 4
   local free, first, growth, cap = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]),
     tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
-  local delay = 0
-  if attempts >= free then delay = math.min(cap, first * growth ^ (attempts - free)) end
-  redis.call('HSET', key, 'next_at', tostring(now + delay))
+  if attempts >= free then
+    redis.call('HSET', key, 'next_at', tostring(now + math.min(cap, first * growth ^ (attempts - free))))
+  end
   redis.call('EXPIRE', key, window)
 end
 return '0'

@@ -1,4 +1,9 @@
-"""Members of one organization and their roles. An organization always keeps at least one owner."""
+"""Members of one organization and their roles. An organization always keeps at least one owner.
+
+Demoting or removing an owner happens in one conditional statement ("only while another owner remains"),
+after locking the organization's row: two owners demoting each other at once are serialized by the lock
+on PostgreSQL, and by SQLite's single writer evaluating the condition when the statement runs, so one of
+them is refused instead of both succeeding on counts read before either wrote."""
 
 from __future__ import annotations
 
@@ -6,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import func, select
+from sqlalchemy import Delete, Update, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest, NotFound
-from tenants.models import Membership, Role, User
+from tenants.models import Membership, Organization, Role, User
 
 ROLE_RANK = {Role.MEMBER: 0, Role.ADMIN: 1, Role.OWNER: 2}
 
@@ -75,7 +80,7 @@ class Members:
         new_role = check_role(role)
         membership = await self.get(membership_id)
         if membership.role == Role.OWNER and new_role != Role.OWNER:
-            await self._keep_an_owner()
+            await self._unless_last_owner(membership, update(Membership).values(role=new_role.value))
         membership.role = new_role.value
         await self.session.commit()
         return membership
@@ -83,15 +88,32 @@ class Members:
     async def remove(self, membership_id: UUID) -> None:
         membership = await self.get(membership_id)
         if membership.role == Role.OWNER:
-            await self._keep_an_owner()
-        await self.session.delete(membership)
+            await self._unless_last_owner(membership, delete(Membership))
+        else:
+            await self.session.delete(membership)
         await self.session.commit()
 
-    async def _keep_an_owner(self) -> None:
-        owners = await self.session.scalar(
+    async def _unless_last_owner(self, membership: Membership, statement: Update | Delete) -> None:
+        await self.session.execute(
+            select(Organization.id).where(Organization.id == self.org_id).with_for_update()
+        )
+        other_owners = (
             select(func.count())
             .select_from(Membership)
-            .where(Membership.org_id == self.org_id, Membership.role == Role.OWNER.value)
+            .where(
+                Membership.org_id == self.org_id,
+                Membership.role == Role.OWNER.value,
+                Membership.id != membership.id,
+            )
+            .scalar_subquery()
         )
-        if (owners or 0) <= 1:
+        result = await self.session.execute(
+            statement.where(
+                Membership.id == membership.id, Membership.org_id == self.org_id, other_owners > 0
+            ).execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            await self.session.rollback()
             raise InvalidRequest("role", "the organization must keep at least one owner")
+        if isinstance(statement, Delete):
+            self.session.expunge(membership)

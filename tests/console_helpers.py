@@ -4,14 +4,16 @@ pages it gets, and signs in like a person would; users arranged through the tena
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+import httpx
 from httpx import Response
 from litestar import Litestar
 from litestar.stores.memory import MemoryStore
-from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
@@ -42,7 +44,7 @@ async def add_user(
 
 @dataclass
 class Console:
-    client: AsyncTestClient[Litestar]
+    client: httpx.AsyncClient
     csrf: str = ""
 
     async def get(self, url: str, **kwargs: Any) -> Response:
@@ -80,3 +82,19 @@ class Console:
 def errors_in(html: str) -> list[str]:
     """The messages shown beside fields or at the top of a form."""
     return re.findall(r'class="error[^"]*"[^>]*>([^<]+)<', html)
+
+
+@asynccontextmanager
+async def concurrent_clients(
+    app: Litestar, count: int = 1, peer: str = "127.0.0.1"
+) -> AsyncIterator[list[httpx.AsyncClient]]:
+    """Clients (each with its own cookies) whose requests really run at the same time (the test client
+    finishes one request before it starts the next), from the socket peer `peer`, with the application
+    started in this event loop."""
+    async with app.lifespan(), AsyncExitStack() as stack:
+        clients = []
+        for _ in range(count):
+            transport = httpx.ASGITransport(app=app, client=(peer, 40000))
+            client = httpx.AsyncClient(transport=transport, base_url="http://testserver.local")
+            clients.append(await stack.enter_async_context(client))
+        yield clients

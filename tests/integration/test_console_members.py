@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tenants.members import Members
 from tenants.models import User
-from tests.console_helpers import PASSWORD, Console, add_user, errors_in
+from tests.console_helpers import PASSWORD, Console, add_user, concurrent_clients, errors_in
 from tests.factories import Tenant
 
 LINK = re.compile(r'<code id="invitation-link">http://127\.0\.0\.1:8000(/invitations/[A-Za-z0-9_-]+)</code>')
@@ -126,3 +128,32 @@ async def test_password_guesses_through_an_invitation_are_throttled(
         blocked = await guest.post(path, {"password": PASSWORD})
         assert blocked.status_code == 429
         assert "Too many failed attempts" in blocked.text
+
+
+async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
+    console: Console,
+    owner: User,
+    app: Litestar,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    second = await add_user(session_maker, tenant.org_id, "second@org-a.example", "owner")
+    async with session_maker() as session:
+        by_user = {
+            member.user_id: member.membership_id for member in await Members(session, tenant.org_id).list()
+        }
+    async with concurrent_clients(app, 2) as (first_client, second_client):
+        console, other = Console(first_client), Console(second_client)
+        await console.login(owner.email)
+        await other.login(second.email)
+        for _ in range(5):
+            statuses = await asyncio.gather(
+                console.post(f"/members/{by_user[second.id]}/role", {"role": "admin"}),
+                other.post(f"/members/{by_user[owner.id]}/role", {"role": "admin"}),
+            )
+            async with session_maker() as session:
+                roles = [member.role for member in await Members(session, tenant.org_id).list()]
+                assert roles.count("owner") == 1, (statuses, roles)
+                for membership_id in by_user.values():  # both owners again for the next round
+                    await Members(session, tenant.org_id).change_role(membership_id, "owner")
+            assert sorted(response.status_code for response in statuses) == [200, 400]

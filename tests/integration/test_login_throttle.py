@@ -24,7 +24,7 @@ from app.main import create_app
 from app.services.projects import Projects
 from tenants.models import User
 from tenants.scope import OrgScope
-from tests.console_helpers import CSRF_FIELD, PASSWORD, Console, use_memory_stores
+from tests.console_helpers import CSRF_FIELD, PASSWORD, Console, concurrent_clients, use_memory_stores
 from tests.factories import Tenant
 from tests.integration.public.servers import running_server, server_env
 from tests.services import REDIS_URL, require_redis
@@ -73,7 +73,7 @@ async def test_parallel_wrong_passwords_cannot_bypass_the_throttle(
 
 async def test_password_work_per_client_is_bounded_for_unknown_emails(throttled_app: Litestar) -> None:
     emails = [f"nobody{i}@nowhere.example" for i in range(PER_CLIENT.free + 10)]
-    async with AsyncTestClient(app=throttled_app) as client:
+    async with concurrent_clients(throttled_app) as (client,):
         statuses = await concurrent_logins(Console(client), emails, "whatever password")
     assert statuses.count(400) == PER_CLIENT.free
     assert statuses.count(429) == 10
