@@ -57,7 +57,7 @@ class Budget:
 PER_EMAIL_AND_CLIENT = Budget("email-client", free=5, first_delay=30, growth=2, max_delay=WINDOW_SECONDS)
 PER_EMAIL = Budget("email", free=20, first_delay=5, growth=2, max_delay=60)
 PER_CLIENT = Budget("client", free=30, first_delay=1, growth=1, max_delay=1)
-SIGNUPS_PER_CLIENT = Budget("signup", free=5, first_delay=60, growth=2, max_delay=WINDOW_SECONDS)
+SIGNUPS_PER_CLIENT = Budget("signup", free=10, first_delay=60, growth=2, max_delay=WINDOW_SECONDS)
 
 Reservation = Sequence[tuple[str, Budget]]
 

@@ -16,13 +16,17 @@ from admin_ui.console_user import ConsoleUser
 from admin_ui.controllers.auth import sign_in, too_many
 from admin_ui.forms import Form, field_error
 from admin_ui.login_throttle import login_client, login_throttle
-from admin_ui.rendering import render
+from admin_ui.rendering import go_to, render
 from app.errors import InvalidRequest
 from tenants.accounts import change_password, rehash_password
 from tenants.models import Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH
 
 ANY_MEMBER = {"min_role": Role.MEMBER}
+NOTICES = {
+    "password": "Your password was changed.",
+    "sessions": "Every other session was logged out.",
+}
 
 
 @dataclass
@@ -41,8 +45,8 @@ class AccountController(Controller):
     include_in_schema = False
 
     @get("/")
-    async def account_page(self, request: HTMXRequest) -> Any:
-        return _page(request)
+    async def account_page(self, request: HTMXRequest, done: str = "") -> Any:
+        return _page(request, notice=NOTICES.get(done, ""))
 
     @post("/password", opt=ANY_MEMBER)
     async def change_password(
@@ -51,7 +55,7 @@ class AccountController(Controller):
         async def change() -> User:
             return await change_password(db_session, me.user_id, data.current_password, data.new_password)
 
-        return await _with_current_password(request, me, "password", change, "Your password was changed.")
+        return await _with_current_password(request, me, "password", change)
 
     @post("/sessions", opt=ANY_MEMBER)
     async def log_out_other_sessions(
@@ -60,9 +64,7 @@ class AccountController(Controller):
         async def rehash() -> User:
             return await rehash_password(db_session, me.user_id, data.password)
 
-        return await _with_current_password(
-            request, me, "sessions", rehash, "Every other session was logged out.", field="password"
-        )
+        return await _with_current_password(request, me, "sessions", rehash, field="password")
 
 
 async def _with_current_password(
@@ -70,7 +72,6 @@ async def _with_current_password(
     me: ConsoleUser,
     form: str,
     action: Callable[[], Awaitable[User]],
-    done: str,
     *,
     field: str = "current_password",
 ) -> Any:
@@ -87,7 +88,8 @@ async def _with_current_password(
         return _page(request, status_code=400, form=form, errors=errors)
     await throttle.succeeded(me.email, client)
     sign_in(request, user, me.org_id)
-    return _page(request, notice=done)
+    # the session id changes, and with it the CSRF token: the page is loaded afresh
+    return go_to(request, f"/account?done={form}")
 
 
 def _page(

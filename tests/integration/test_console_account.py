@@ -46,7 +46,7 @@ async def test_change_password_ends_other_sessions_and_keeps_this_one(
         changed = await console.post(
             "/account/password", {"current_password": PASSWORD, "new_password": NEW_PASSWORD}
         )
-        assert changed.status_code == 200 and "Your password was changed." in changed.text
+        assert changed.status_code == 200 and "Your password was changed." in changed.text  # after a redirect
         assert await still_signed_in(console)
         assert not await still_signed_in(other)
         assert (await other.login(owner.email, PASSWORD)).status_code == 400
