@@ -1,8 +1,12 @@
 """Fixed-window request budgets per client address per project and per project, for each endpoint.
 
 A window opens at a key's first hit and lasts the configured seconds. Keys hold an HMAC of the client
-address, never the address, and expire with their window. The Redis store answers the cache generation
-in the same round trip, so a public request costs one call to Redis.
+address (an IPv6 client by its /64, which one host holds whole), never the address, and expire with their
+window. Every request counts against its client's window; the project's window counts only a request the
+gate would store, one within its client's budget and not refused as unknown or from a foreign origin, so
+one client (project keys are public) cannot spend a whole project's budget. The store decides the client
+part itself, in the same step that counts, so the Redis store still answers in one round trip, together
+with the cache generation.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from redis.exceptions import RedisError
 from app.config import RateLimit
 from app.db.cache_generation import CacheGeneration
 from app.errors import Unavailable
+from app.ingest.client_address import client_network
 from app.ingest.coalescer import Coalescer
 
 logger = logging.getLogger("hearken.budgets")
@@ -39,19 +44,29 @@ class Count(msgspec.Struct, frozen=True, gc=False):
     """Seconds until the window closes."""
 
 
-Windows = Sequence[tuple[str, int]]
-"""The (key, seconds) windows one request counts against."""
-Counted = tuple[int, list[Count]]
-"""The cache generation, and the count of each window after this hit."""
+class Hit(msgspec.Struct, frozen=True, gc=False):
+    """The windows of one request: its client's, and its project's unless the request is refused anyway
+    (project None); the project's counts only when the client's count stays within `client_limit`."""
+
+    client: str
+    client_seconds: int
+    client_limit: int
+    project: str | None
+    project_seconds: int
+
+
+Counted = tuple[int, Count, Count | None]
+"""The cache generation, the client window's count after this hit, and the project window's (None when
+it was not counted)."""
 
 
 class CounterStore(Protocol):
-    async def hit(self, windows: Windows) -> Counted:
-        """Count one hit on each window; return the cache generation and the counts."""
+    async def hit(self, hit: Hit) -> Counted:
+        """Count one request; return the cache generation and the counts."""
         ...
 
-    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
-        """Count the hits of several requests at once: one generation read, one round trip."""
+    async def hit_many(self, batch: Sequence[Hit]) -> Sequence[Counted | BaseException]:
+        """Count several requests at once, in order: one generation read, one round trip."""
         ...
 
 
@@ -65,23 +80,26 @@ class MemoryCounters:
         self._windows: dict[str, list[float]] = {}
         self._next_sweep = 0.0
 
-    async def hit(self, windows: Windows) -> Counted:
-        return self._count(windows, time.monotonic(), await self._generation.current())
+    async def hit(self, hit: Hit) -> Counted:
+        return self._count(hit, time.monotonic(), await self._generation.current())
 
-    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
+    async def hit_many(self, batch: Sequence[Hit]) -> Sequence[Counted | BaseException]:
         now, generation = time.monotonic(), await self._generation.current()
-        return [self._count(windows, now, generation) for windows in batch]
+        return [self._count(hit, now, generation) for hit in batch]
 
-    def _count(self, windows: Windows, now: float, generation: int) -> Counted:
+    def _count(self, hit: Hit, now: float, generation: int) -> Counted:
         self._sweep(now)
-        counts = []
-        for key, seconds in windows:
-            window = self._windows.get(key)
-            if window is None or window[1] <= now:
-                window = self._windows[key] = [0, now + seconds]
-            window[0] += 1
-            counts.append(Count(hits=int(window[0]), expires_in=window[1] - now))
-        return generation, counts
+        client = self._add(hit.client, hit.client_seconds, now)
+        if hit.project is None or client.hits > hit.client_limit:
+            return generation, client, None
+        return generation, client, self._add(hit.project, hit.project_seconds, now)
+
+    def _add(self, key: str, seconds: int, now: float) -> Count:
+        window = self._windows.get(key)
+        if window is None or window[1] <= now:
+            window = self._windows[key] = [0, now + seconds]
+        window[0] += 1
+        return Count(hits=int(window[0]), expires_in=window[1] - now)
 
     def _sweep(self, now: float) -> None:
         """Drop closed windows now and then, so distinct clients cannot grow the dict without bound."""
@@ -93,19 +111,42 @@ class MemoryCounters:
 
 HIT_SCRIPT = """
 local out = {tonumber(redis.call('GET', KEYS[1]) or '0')}
-for i = 2, #KEYS do
-  local hits = redis.call('INCRBY', KEYS[i], ARGV[2 * i - 3])
-  local ttl = redis.call('PTTL', KEYS[i])
-  if ttl < 0 then
-    ttl = tonumber(ARGV[2 * i - 2])
-    redis.call('PEXPIRE', KEYS[i], ttl)
+local count, ttl, fresh, added = {}, {}, {}, {}
+for k = 2, #KEYS do
+  count[k] = tonumber(redis.call('GET', KEYS[k]) or '0')
+  ttl[k] = redis.call('PTTL', KEYS[k])
+  fresh[k] = ttl[k] < 0
+  if fresh[k] then ttl[k] = tonumber(ARGV[k - 1]) end
+  added[k] = 0
+end
+for i = #KEYS, #ARGV, 3 do
+  local c, limit, p = tonumber(ARGV[i]), tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+  count[c] = count[c] + 1
+  added[c] = added[c] + 1
+  out[#out + 1] = count[c]
+  out[#out + 1] = ttl[c]
+  if p > 0 and count[c] <= limit then
+    count[p] = count[p] + 1
+    added[p] = added[p] + 1
+    out[#out + 1] = count[p]
+    out[#out + 1] = ttl[p]
+  else
+    out[#out + 1] = -1
+    out[#out + 1] = 0
   end
-  out[#out + 1] = hits
-  out[#out + 1] = ttl
+end
+for k = 2, #KEYS do
+  if added[k] > 0 then
+    redis.call('INCRBY', KEYS[k], added[k])
+    if fresh[k] then redis.call('PEXPIRE', KEYS[k], ttl[k]) end
+  end
 end
 return out
 """
-"""KEYS: the generation key, then each distinct window key; ARGV: each key's hits and window (ms)."""
+"""KEYS: the generation key, then each distinct window key. ARGV: each window key's window (ms), then
+per request its client key's position in KEYS, its client limit and its project key's position (0: not
+counted). Per request the reply holds the client window's count and ms left, then the project's (-1: not
+counted)."""
 
 
 class RedisCounters:
@@ -123,47 +164,47 @@ class RedisCounters:
         self._script = client.register_script(HIT_SCRIPT)
         self._prefix = prefix
         self._generation_key = generation_key
-        self._calls: Coalescer[Windows, Counted] = Coalescer(self.hit_many, name="redis-budgets")
+        self._calls: Coalescer[Hit, Counted] = Coalescer(self.hit_many, name="redis-budgets")
 
-    async def hit(self, windows: Windows) -> Counted:
-        return await self._calls.submit(windows)
+    async def hit(self, hit: Hit) -> Counted:
+        return await self._calls.submit(hit)
 
     async def close(self) -> None:
         """Answers what is queued, then closes the client."""
         await self._calls.close()
         await self._client.aclose()
 
-    async def hit_many(self, batch: Sequence[Windows]) -> Sequence[Counted | BaseException]:
-        hits: dict[str, list[int]] = {}  # key -> [hits in this batch, window in seconds]
-        for windows in batch:
-            for key, seconds in windows:
-                if (entry := hits.get(key)) is None:
-                    hits[key] = [1, seconds]
-                else:
-                    entry[0] += 1
-        args: list[int] = []
-        for n, seconds in hits.values():
-            args += (n, seconds * 1000)
+    async def hit_many(self, batch: Sequence[Hit]) -> Sequence[Counted | BaseException]:
+        positions: dict[str, int] = {}  # key -> its position in KEYS (the generation key is 1)
+        windows: list[int] = []
+        requests: list[int] = []
+        for hit in batch:
+            client = positions.get(hit.client)
+            if client is None:
+                client = positions[hit.client] = len(positions) + 2
+                windows.append(hit.client_seconds * 1000)
+            project = 0
+            if hit.project is not None:
+                project = positions.get(hit.project, 0)
+                if not project:
+                    project = positions[hit.project] = len(positions) + 2
+                    windows.append(hit.project_seconds * 1000)
+            requests += (client, hit.client_limit, project)
         try:
             reply = await self._script(
-                keys=[self._generation_key, *(self._prefix + key for key in hits)], args=args
+                keys=[self._generation_key, *(self._prefix + key for key in positions)],
+                args=[*windows, *requests],
             )
         except RedisError:
             logger.exception("Redis did not answer the budget check")
             return [Unavailable("rate limiting is unavailable; try again shortly")] * len(batch)
-        # Each key's count before this batch, and its window's remaining time.
-        before: dict[str, list[int]] = {}
-        for position, (key, (n, _)) in enumerate(hits.items()):
-            total, ttl = int(reply[1 + 2 * position]), int(reply[2 + 2 * position])
-            before[key] = [total - n, ttl]
         generation, results = int(reply[0]), []
-        for windows in batch:
-            counts = []
-            for key, _ in windows:
-                state = before[key]
-                state[0] += 1
-                counts.append(Count(hits=state[0], expires_in=state[1] / 1000))
-            results.append((generation, counts))
+        for index in range(len(batch)):
+            base = 1 + 4 * index
+            client_count = Count(hits=int(reply[base]), expires_in=int(reply[base + 1]) / 1000)
+            hits = int(reply[base + 2])
+            project_count = Count(hits=hits, expires_in=int(reply[base + 3]) / 1000) if hits >= 0 else None
+            results.append((generation, client_count, project_count))
         return results
 
 
@@ -188,32 +229,34 @@ class RateLimiter:
         if digest is None:
             if len(self._digests) >= DIGESTS_KEPT:
                 self._digests.clear()
-            digest = hmac.new(self._secret, address.encode(), hashlib.sha256).hexdigest()
+            client = client_network(address)
+            digest = hmac.new(self._secret, client.encode(), hashlib.sha256).hexdigest()
             digest = self._digests[address] = digest[:CLIENT_DIGEST_LENGTH]
         return digest
 
-    async def hit(self, endpoint: str, project_key: UUID, address: str) -> Verdict:
-        """Count this request against both budgets of the project's endpoint."""
-        return self._verdict(await self._store.hit(self._windows(endpoint, project_key, address)))
+    async def hit(self, endpoint: str, project_key: UUID, address: str, *, spends_project: bool) -> Verdict:
+        """Count this request against its client's budget, and its project's when `spends_project` (a
+        request the gate would store) and the client is within budget."""
+        return self._verdict(await self._store.hit(self._hit(endpoint, project_key, address, spends_project)))
 
-    async def hit_many(self, hits: Sequence[tuple[str, UUID, str]]) -> list[Verdict | BaseException]:
-        """Count several (endpoint, project key, address) requests in one call to the store."""
-        counted = await self._store.hit_many([self._windows(*hit) for hit in hits])
+    async def hit_many(self, hits: Sequence[tuple[str, UUID, str, bool]]) -> list[Verdict | BaseException]:
+        """Count several (endpoint, project key, address, spends project) requests in one call."""
+        counted = await self._store.hit_many([self._hit(*hit) for hit in hits])
         return [c if isinstance(c, BaseException) else self._verdict(c) for c in counted]
 
-    def _windows(self, endpoint: str, project_key: UUID, address: str) -> Windows:
+    def _hit(self, endpoint: str, project_key: UUID, address: str, spends_project: bool) -> Hit:
         base = f"rate:{endpoint}:{project_key.hex}"
-        return (
-            (f"{base}:client:{self.client_digest(address)}", self._per_client.seconds),
-            (f"{base}:project", self._per_project.seconds),
+        return Hit(
+            client=f"{base}:client:{self.client_digest(address)}",
+            client_seconds=self._per_client.seconds,
+            client_limit=self._per_client.requests,
+            project=f"{base}:project" if spends_project else None,
+            project_seconds=self._per_project.seconds,
         )
 
     def _verdict(self, counted: Counted) -> Verdict:
-        generation, counts = counted
-        limits = (self._per_client, self._per_project)
-        waits = [
-            count.expires_in
-            for count, limit in zip(counts, limits, strict=True)
-            if count.hits > limit.requests
-        ]
+        generation, client, project = counted
+        waits = [client.expires_in] if client.hits > self._per_client.requests else []
+        if project is not None and project.hits > self._per_project.requests:
+            waits.append(project.expires_in)
         return Verdict(generation, max(1, math.ceil(max(waits))) if waits else None)

@@ -40,3 +40,17 @@ def _trusted(address: str, trusted_proxies: TrustedProxies) -> bool:
     except ValueError:
         return False
     return any(ip in network for network in trusted_proxies)
+
+
+def client_network(address: str) -> str:
+    """The unit a budget counts: an IPv4 address, or an IPv6 client's /64 (the smallest network a host is
+    given; it can use every address in it). Anything else (a test client's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address

@@ -37,7 +37,12 @@ class ProjectDirectory:
         self._all_origins: frozenset[str] = frozenset()
         self._all_origins_generation: int | None = None
 
-    async def lookup(self, key: UUID, generation: int) -> ProjectEntry | None:
+    @property
+    def generation(self) -> int | None:
+        """The cache generation the cached entries were loaded at (None before the first lookup)."""
+        return self._cache.generation
+
+    async def lookup(self, key: UUID, generation: int | None) -> ProjectEntry | None:
         self._cache.sync(generation)
         cached, entry = self._cache.get(key)
         if not cached:
