@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import ipaddress
 import math
 import time
 from collections.abc import Sequence
@@ -32,7 +31,7 @@ from redis.asyncio import Redis
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, derived_secret
 from app.config import Settings
-from app.public.client_address import client_address
+from app.ingest import client_address, client_network
 
 WINDOW_SECONDS = 15 * 60
 _STATE_KEY = "login_attempt_counters"
@@ -193,15 +192,6 @@ def login_throttle(request: Request[Any, Any, Any]) -> LoginThrottle:
 
 
 def login_client(request: Request[Any, Any, Any]) -> str:
-    """The client as the trusted proxies name it; an IPv6 client by its /64 (one host holds them all)."""
+    """The client as the trusted proxies name it, counted as the public endpoints count it."""
     settings: Settings = request.app.state.settings
-    address = client_address(request.scope, settings.trusted_proxies)
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
+    return client_network(client_address(request.scope, settings.trusted_proxies))

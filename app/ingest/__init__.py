@@ -4,6 +4,7 @@ Code outside this package imports only from here. The public endpoints use Inges
 stores ratings with add_ratings; every writer builds its rows from rating_rows.py.
 """
 
+from app.ingest.client_address import client_address, client_network
 from app.ingest.entry import Ingest, build_ingest
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
@@ -19,6 +20,8 @@ __all__ = [
     "add_ratings",
     "archive_rating",
     "build_ingest",
+    "client_address",
+    "client_network",
     "first_header",
     "helpful_input",
     "serving_gc",
