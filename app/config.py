@@ -13,6 +13,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
 MIN_SECRET_KEY_BYTES = 32
 PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "your-secret")
 """Words of example keys (deploy/hearken.env.example's among them) that production refuses outright."""
+DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,12 @@ class Settings:
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
     openapi: bool | None = None
     """Serve the OpenAPI document at /schema; None: everywhere but in production."""
+    webhook_retry_schedule: tuple[float, ...] = DEFAULT_WEBHOOK_RETRY_SCHEDULE
+    """Seconds to wait before each retry of a failed delivery; after the last one it is failed."""
+    webhook_allow_private: bool = False
+    """In production, let webhook URLs reach loopback, private and link-local addresses."""
+    outbox_poll_seconds: float = 1.0
+    """How often an idle dispatcher looks for due work (work queued by its own process starts at once)."""
 
     @property
     def is_production(self) -> bool:
@@ -56,6 +63,11 @@ class Settings:
     @property
     def serves_openapi(self) -> bool:
         return self.openapi if self.openapi is not None else not self.is_production
+
+    @property
+    def webhooks_reach_private_addresses(self) -> bool:
+        """Outside production anything goes (tests and local receivers); in production only when allowed."""
+        return not self.is_production or self.webhook_allow_private
 
     @property
     def is_sqlite(self) -> bool:
@@ -88,7 +100,24 @@ class Settings:
                 for item in env.get("HEARKEN_TRUSTED_PROXIES", "").split(",")
                 if item.strip()
             ),
+            webhook_retry_schedule=_seconds_list(
+                env.get("HEARKEN_WEBHOOK_RETRY_SCHEDULE"), "HEARKEN_WEBHOOK_RETRY_SCHEDULE"
+            ),
+            webhook_allow_private=env.get("HEARKEN_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "yes"),
+            outbox_poll_seconds=float(env.get("HEARKEN_OUTBOX_POLL_SECONDS", "1")),
         )
+
+
+def _seconds_list(text: str | None, variable: str) -> tuple[float, ...]:
+    if text is None or not text.strip():
+        return DEFAULT_WEBHOOK_RETRY_SCHEDULE
+    try:
+        delays = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(f"{variable} must be seconds separated by commas, got {text!r}") from None
+    if any(delay < 0 for delay in delays):
+        raise ValueError(f"{variable} must not hold negative delays, got {text!r}")
+    return delays
 
 
 def _secret_key(configured: str | None, *, production: bool) -> str:

@@ -15,6 +15,7 @@ from admin_ui.router import console_routes
 from admin_ui.session_purge import session_purge
 from admin_ui.sessions import console_stores
 from app.api import api_router
+from app.background import background_work
 from app.cli import HearkenCLIPlugin
 from app.compression import COMPRESSION
 from app.config import Settings, get_settings
@@ -55,7 +56,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
-        lifespan=[serving_gc, session_purge],
+        lifespan=[serving_gc, session_purge, background_work],
         openapi_config=_openapi_config() if settings.serves_openapi else None,
         debug=False,
     )

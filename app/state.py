@@ -1,5 +1,6 @@
 """The long-lived objects of one worker process, kept in the application state: the settings, the
-database engine and sessions, the shared cache generation, the token cache and the ingest door."""
+database engine and sessions, the shared cache generation, the token cache, the ingest door and the
+signal that wakes the outbox dispatcher."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.db.cache_generation import cache_generation
 from app.ingest import Ingest, build_ingest
+from app.outbox.queue import OUTBOX_SIGNAL
 from tenants.token_directory import TokenDirectory
 
 
@@ -25,6 +27,7 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "settings": settings,
             "database_engine": db_config.get_engine(),
             "session_maker": session_maker,
+            "outbox_signal": db_config.session_config.info[OUTBOX_SIGNAL],
             "redis": redis,
             "token_directory": TokenDirectory(session_maker, generation),
             "ingest": build_ingest(settings, session_maker, generation),

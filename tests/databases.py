@@ -16,6 +16,10 @@ from app.db.config import build_db_config
 from tests.services import POSTGRES_ADMIN_URL
 
 TABLES = (
+    "webhook_attempts",
+    "webhook_deliveries",
+    "webhook_endpoints",
+    "outbox_jobs",
     "feedback_changes",
     "feedback_counters",
     "feedback_items",

@@ -11,6 +11,7 @@ from app.api.feedback import FeedbackController
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
+from app.webhooks.controller import WebhookController
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.guards import writes_need_write_scope
 from tenants.scope import provide_org_scope
@@ -23,6 +24,7 @@ api_router = Router(
         ContactMessageController,
         RatingController,
         RatingStatsController,
+        WebhookController,
     ],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],

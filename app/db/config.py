@@ -17,6 +17,8 @@ from sqlalchemy.engine import Engine
 from app.config import Settings
 from app.db.cache_generation import cache_generation
 from app.db.tracked_session import CACHE_GENERATION, TrackedSession
+from app.outbox.queue import OUTBOX_SIGNAL
+from app.outbox.signal import OutboxSignal
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -37,7 +39,7 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
         session_config=AsyncSessionConfig(
             expire_on_commit=False,
             class_=TrackedSession,
-            info={CACHE_GENERATION: cache_generation(settings)},
+            info={CACHE_GENERATION: cache_generation(settings), OUTBOX_SIGNAL: OutboxSignal()},
         ),
         session_dependency_key="db_session",
         alembic_config=AlembicAsyncConfig(

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ContactMessage, Project
 from app.errors import NotFound
+from app.webhooks.events import contact_message_created, record_events
 
 
 class ContactMessages:
@@ -37,6 +38,7 @@ class ContactMessages:
             version=version,
         )
         self.session.add(record)
+        await record_events(self.session, self.project.org_id, [contact_message_created(record)])
         await self.session.commit()
         return record
 

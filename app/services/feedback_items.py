@@ -25,6 +25,7 @@ from app.db.models import (
 from app.errors import NotFound
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.timestamps import utc_now
+from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
 
 FeedbackSort = Literal["-created_at", "created_at", "-updated_at", "updated_at"]
 
@@ -118,6 +119,7 @@ class FeedbackItems:
         )
         self.session.add(item)
         await apply_feedback_counts(self.session, [(counter_key(item), +1)])
+        await record_events(self.session, self.project.org_id, [feedback_created(item)])
         await self.session.commit()
         return item
 
@@ -157,7 +159,9 @@ class FeedbackItems:
 
     async def update(self, item: FeedbackItem, changes: FeedbackChanges) -> FeedbackItem:
         """Apply the changes and record each changed field, in one transaction."""
-        await apply_feedback_counts(self.session, self._apply(item, changes))
+        deltas, events = self._apply(item, changes)
+        await apply_feedback_counts(self.session, deltas)
+        await record_events(self.session, self.project.org_id, events)
         await self.session.commit()
         return item
 
@@ -170,8 +174,14 @@ class FeedbackItems:
                 .order_by(FeedbackItem.created_at, FeedbackItem.id)
             )
         )
-        deltas = [delta for item in items for delta in self._apply(item, changes)]
+        deltas: list[tuple[CounterKey, int]] = []
+        events: list[Event] = []
+        for item in items:
+            item_deltas, item_events = self._apply(item, changes)
+            deltas += item_deltas
+            events += item_events
         await apply_feedback_counts(self.session, deltas)
+        await record_events(self.session, self.project.org_id, events)
         await self.session.commit()
         return items
 
@@ -188,10 +198,13 @@ class FeedbackItems:
         )
         return list(changes)
 
-    def _apply(self, item: FeedbackItem, changes: FeedbackChanges) -> list[tuple[CounterKey, int]]:
-        """Change the item, record the history; returns the counter moves the change implies."""
+    def _apply(
+        self, item: FeedbackItem, changes: FeedbackChanges
+    ) -> tuple[list[tuple[CounterKey, int]], list[Event]]:
+        """Change the item, record the history; returns the counter moves and the event (none when
+        nothing changed) the change implies."""
         now = utc_now()
-        changed = False
+        changed: list[tuple[str, object, object]] = []
         before_key = counter_key(item)
         for field in EDITABLE_FIELDS:
             if field not in changes:
@@ -211,11 +224,12 @@ class FeedbackItems:
                     updated_at=now,
                 )
             )
-            changed = True
+            changed.append((field, before, after))
         if changed:
             item.updated_at = now
         after_key = counter_key(item)
-        return [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
+        deltas = [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
+        return deltas, [feedback_updated(item, changed)] if changed else []
 
 
 def counter_key(item: FeedbackItem) -> CounterKey:

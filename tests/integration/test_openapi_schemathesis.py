@@ -24,7 +24,9 @@ from app.db.config import build_db_config
 from app.main import create_app
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.webhooks.endpoints import WebhookEndpoints
 from tests import databases
+from tenants.scope import OrgScope
 from tests.factories import Tenant, make_tenant
 
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
@@ -42,10 +44,16 @@ async def _seed(settings: Settings) -> tuple[Tenant, dict[str, str]]:
             message = await ContactMessages(session, tenant.project).create(
                 name="Seed", email="seed@example.org", message="Seeded message"
             )
+            scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+            webhooks = WebhookEndpoints(session, scope, settings)
+            webhook = await webhooks.create(url="http://127.0.0.1:9/seed")
+            delivery = await webhooks.send_test(webhook)
         known_ids = {
             "project_id": tenant.project_id,
             "feedback_id": str(item.id),
             "message_id": str(message.id),
+            "webhook_id": str(webhook.id),
+            "delivery_id": str(delivery.id),
         }
         return tenant, known_ids
     finally:

@@ -1,9 +1,11 @@
-"""Tenancy, checked on every project-scoped route the application serves (found by walking `app.routes`,
-so a route added later is covered without touching this file).
+"""Tenancy, checked on every project-scoped and organization-scoped route the application serves (found
+by walking `app.routes`, so a route added later is covered without touching this file).
 
 - Organization B's token on organization A's project: 403, whatever the method, ids or body.
 - A read token on POST / PATCH / PUT / DELETE: 403.
 - A's token on A's own project with the id of a resource of B's project: 404.
+- Organization-level routes with ids (/api/v1/webhooks/{webhook_id}...): A's token with ids of B's
+  resources is 404, as if they did not exist.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from litestar.routes import HTTPRoute
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.webhooks.endpoints import WebhookEndpoints
+from tenants.scope import OrgScope
 from tests.factories import Tenant
 
+API_PREFIX = "/api/v1/"
 PROJECT_PREFIX = "/api/v1/projects/{project_id}"
 WRITE_METHODS = {"POST", "PATCH", "PUT", "DELETE"}
 
@@ -50,6 +56,22 @@ def project_endpoints(app: Litestar) -> list[Endpoint]:
         others = tuple(name for name in route.path_parameters if name != "project_id")
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
             endpoints.append(Endpoint(method, route.path_format, others))
+    return endpoints
+
+
+def org_endpoints(app: Litestar) -> list[Endpoint]:
+    """Every method of every authenticated route outside the projects that names a resource by id."""
+    endpoints = []
+    for route in app.routes:
+        if (
+            not isinstance(route, HTTPRoute)
+            or not route.path_format.startswith(API_PREFIX)
+            or route.path_format.startswith("/api/v1/projects")
+            or not route.path_parameters
+        ):
+            continue
+        for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
+            endpoints.append(Endpoint(method, route.path_format, tuple(route.path_parameters)))
     return endpoints
 
 
@@ -140,3 +162,73 @@ async def test_ids_of_another_projects_resources_are_404_under_ones_own_project(
     other_feedback = f"/api/v1/projects/{other_tenant.project_id}/feedback/{foreign['feedback_id']}"
     still = await client.get(other_feedback, headers=other_tenant.headers)
     assert (still.status_code, still.json()["archived"]) == (200, False)
+
+
+def test_the_walk_finds_the_organization_routes(app: Litestar) -> None:
+    found = {str(e) for e in org_endpoints(app)}
+    assert {
+        "GET /api/v1/webhooks/{webhook_id}",
+        "PATCH /api/v1/webhooks/{webhook_id}",
+        "DELETE /api/v1/webhooks/{webhook_id}",
+        "POST /api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
+    } <= found
+
+
+async def foreign_org_resources(
+    session_maker: async_sessionmaker[AsyncSession], settings: Settings, owner: Tenant
+) -> dict[str, str]:
+    """One resource of each organization-level kind of the other organization, by path parameter.
+
+    A new kind of id in an organization route makes the test below fail until it is added here.
+    """
+    async with session_maker() as session:
+        scope = OrgScope(org_id=owner.org_id, actor="tests", can_write=True)
+        webhooks = WebhookEndpoints(session, scope, settings)
+        webhook = await webhooks.create(url="http://127.0.0.1:9/never")
+        delivery = await webhooks.send_test(webhook)
+    return {"webhook_id": str(webhook.id), "delivery_id": str(delivery.id)}
+
+
+async def test_ids_of_another_organizations_resources_are_404(
+    app: Litestar,
+    client: AsyncTestClient,
+    settings: Settings,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    foreign = await foreign_org_resources(session_maker, settings, other_tenant)
+    endpoints = org_endpoints(app)
+    unknown = {name for e in endpoints for name in e.id_parameters} - foreign.keys()
+    assert not unknown, (
+        f"add a resource of another organization for {sorted(unknown)} in foreign_org_resources()"
+    )
+    wrong = []
+    for endpoint in endpoints:
+        url = endpoint.path_format.format(**foreign)
+        for scope, headers in (("write", tenant.headers), ("read", tenant.read_headers)):
+            status = await call(client, endpoint, url, headers)
+            expected = 403 if scope == "read" and endpoint.method in WRITE_METHODS else 404
+            if status != expected:
+                wrong.append(f"{endpoint} ({scope} token): {status}")
+    assert wrong == []
+    still = await client.get(f"/api/v1/webhooks/{foreign['webhook_id']}", headers=other_tenant.headers)
+    assert (still.status_code, still.json()["enabled"]) == (200, True)
+
+
+async def test_read_tokens_get_403_on_every_organization_write(
+    app: Litestar,
+    client: AsyncTestClient,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+) -> None:
+    own = await foreign_org_resources(session_maker, settings, tenant)
+    writes = [e for e in org_endpoints(app) if e.method in WRITE_METHODS]
+    assert writes
+    wrong = []
+    for endpoint in writes:
+        status = await call(client, endpoint, endpoint.path_format.format(**own), tenant.read_headers)
+        if status != 403:
+            wrong.append(f"{endpoint}: {status}")
+    assert wrong == []

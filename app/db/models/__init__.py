@@ -4,10 +4,14 @@ from app.db.models.contact_message import ContactMessage
 from app.db.models.feedback_change import FeedbackChange
 from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
+from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
 from app.db.models.rating_counter import ALL_PATHS, RatingCounter
 from app.db.models.rating_total import RatingTotal
+from app.db.models.webhook_attempt import WebhookAttempt
+from app.db.models.webhook_delivery import WebhookDelivery
+from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
 from tenants.models import AccessToken, Invitation, Membership, Organization, Role, TokenScope, User
 
 __all__ = [
@@ -21,8 +25,10 @@ __all__ = [
     "FeedbackStatus",
     "FeedbackType",
     "Invitation",
+    "JobStatus",
     "Membership",
     "Organization",
+    "OutboxJob",
     "Project",
     "Rating",
     "RatingCounter",
@@ -31,4 +37,8 @@ __all__ = [
     "Role",
     "TokenScope",
     "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookFormat",
 ]

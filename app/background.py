@@ -1,0 +1,36 @@
+"""The work each server process does beside its requests: the outbox dispatcher, with the handler of
+every kind of outbox job (webhook deliveries)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.outbox import Dispatcher
+from app.outbox.signal import OutboxSignal
+from app.webhooks.delivery import WebhookSender, webhook_client
+
+
+@asynccontextmanager
+async def background_work(app: Litestar) -> AsyncIterator[None]:
+    settings: Settings = app.state.settings
+    session_maker: async_sessionmaker[AsyncSession] = app.state.session_maker
+    signal: OutboxSignal = app.state.outbox_signal
+    wake = signal.listen()
+    async with webhook_client(settings) as client:
+        dispatcher = Dispatcher(
+            session_maker,
+            [WebhookSender(session_maker, settings, client)],
+            wake=wake,
+            poll_seconds=settings.outbox_poll_seconds,
+        )
+        dispatcher.start()
+        try:
+            yield
+        finally:
+            await dispatcher.stop()
+            signal.forget(wake)

@@ -1,0 +1,142 @@
+"""The webhook endpoints of the token's organization: create, read, change, delete, send a test
+event, read the delivery log and retry a delivery. Another organization's endpoint is not found."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import Controller, Request, delete, get, patch, post
+from litestar.di import Provide
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.paging import Limit, Page
+from app.db.models import WebhookEndpoint
+from app.errors import error_responses
+from app.schemas.pagination import Pagination
+from app.webhooks.deliveries import WebhookDeliveries
+from app.webhooks.endpoints import WebhookEndpoints
+from app.webhooks.schemas import (
+    AttemptList,
+    AttemptOut,
+    DeliveryList,
+    DeliveryOut,
+    WebhookCreateBody,
+    WebhookCreated,
+    WebhookList,
+    WebhookOut,
+    WebhookPatchBody,
+)
+from tenants.scope import OrgScope
+
+
+async def provide_webhooks(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope
+) -> WebhookEndpoints:
+    return WebhookEndpoints(db_session, org_scope, request.app.state.settings)
+
+
+async def provide_webhook(webhook_id: str, webhooks: WebhookEndpoints) -> WebhookEndpoint:
+    return await webhooks.get(webhook_id)
+
+
+async def provide_deliveries(db_session: AsyncSession, webhook: WebhookEndpoint) -> WebhookDeliveries:
+    return WebhookDeliveries(db_session, webhook)
+
+
+ONE = "/{webhook_id:str}"
+
+
+class WebhookController(Controller):
+    path = "/webhooks"
+    tags = ["Webhooks"]
+    dependencies = {
+        "webhooks": Provide(provide_webhooks),
+        "webhook": Provide(provide_webhook),
+        "deliveries": Provide(provide_deliveries),
+    }
+
+    @get("/", summary="List the organization's webhook endpoints", responses=error_responses(401))
+    async def list_webhooks(self, webhooks: WebhookEndpoints) -> WebhookList:
+        return WebhookList(webhooks=[WebhookOut.of(endpoint) for endpoint in await webhooks.list()])
+
+    @post(
+        "/",
+        summary="Add an endpoint; the answer holds its signing secret, shown only this once",
+        responses=error_responses(400, 401, 403, 413, 415),
+    )
+    async def create_webhook(self, data: WebhookCreateBody, webhooks: WebhookEndpoints) -> WebhookCreated:
+        endpoint = await webhooks.create(
+            url=data.url,
+            events=data.events,
+            project_ids=data.project_ids,
+            description=data.description,
+            format=data.format,
+        )
+        return WebhookCreated(**msgspec.structs.asdict(WebhookOut.of(endpoint)), secret=endpoint.secret)
+
+    @get(ONE, summary="Get one endpoint", responses=error_responses(400, 401, 404))
+    async def get_webhook(self, webhook: WebhookEndpoint) -> WebhookOut:
+        return WebhookOut.of(webhook)
+
+    @patch(
+        ONE,
+        summary="Change url, events, project_ids, description, format or enabled",
+        responses=error_responses(400, 401, 403, 404, 413, 415),
+    )
+    async def patch_webhook(
+        self, data: WebhookPatchBody, webhook: WebhookEndpoint, webhooks: WebhookEndpoints
+    ) -> WebhookOut:
+        changes = {k: v for k, v in msgspec.structs.asdict(data).items() if v is not msgspec.UNSET}
+        return WebhookOut.of(await webhooks.update(webhook, changes))
+
+    @delete(
+        ONE, summary="Delete an endpoint and its delivery log", responses=error_responses(400, 401, 403, 404)
+    )
+    async def delete_webhook(self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints) -> None:
+        await webhooks.delete(webhook)
+
+    @post(
+        ONE + "/test",
+        status_code=202,
+        summary="Queue a webhook.test event for this endpoint",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def send_test(
+        self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints, deliveries: WebhookDeliveries
+    ) -> DeliveryOut:
+        delivery = await webhooks.send_test(webhook)
+        return DeliveryOut.of(await deliveries.get(delivery.id))
+
+    @get(
+        ONE + "/deliveries",
+        summary="The endpoint's deliveries, newest first",
+        responses=error_responses(400, 401, 404),
+    )
+    async def list_deliveries(
+        self, deliveries: WebhookDeliveries, page: Page = 1, limit: Limit = 20
+    ) -> DeliveryList:
+        states, total = await deliveries.list(page=page, limit=limit)
+        return DeliveryList(
+            deliveries=[DeliveryOut.of(state) for state in states],
+            pagination=Pagination.of(page=page, limit=limit, total=total),
+        )
+
+    @get(
+        ONE + "/deliveries/{delivery_id:str}/attempts",
+        summary="Every attempt of one delivery, oldest first",
+        responses=error_responses(400, 401, 404),
+    )
+    async def list_attempts(self, delivery_id: str, deliveries: WebhookDeliveries) -> AttemptList:
+        attempts = await deliveries.attempts(await deliveries.get(delivery_id))
+        return AttemptList(attempts=[AttemptOut.of(attempt) for attempt in attempts])
+
+    @post(
+        ONE + "/deliveries/{delivery_id:str}/retry",
+        status_code=202,
+        summary="Attempt a delivery again now",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def retry_delivery(self, delivery_id: str, deliveries: WebhookDeliveries) -> DeliveryOut:
+        state = await deliveries.retry(await deliveries.get(delivery_id))
+        return DeliveryOut.of(state)

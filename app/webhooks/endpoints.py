@@ -1,0 +1,151 @@
+"""An organization's webhook endpoints: every query here is filtered by the scope's organization, so
+another organization's endpoint is simply not found."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import Settings
+from app.db.models import OutboxJob, Project, WebhookDelivery, WebhookEndpoint, WebhookFormat
+from app.errors import Forbidden, InvalidRequest, NotFound
+from app.services.projects import parse_uuid
+from app.webhooks.events import EVENT_TYPES, TEST_EVENT, Event, queue_delivery
+from app.webhooks.signing import new_secret
+from app.webhooks.urls import checked_url
+from tenants.scope import OrgScope
+
+MAX_DESCRIPTION = 500
+
+
+class WebhookEndpoints:
+    def __init__(self, session: AsyncSession, scope: OrgScope, settings: Settings) -> None:
+        self.session = session
+        self.scope = scope
+        self.settings = settings
+
+    async def list(self) -> list[WebhookEndpoint]:
+        rows = await self.session.scalars(
+            select(WebhookEndpoint)
+            .where(WebhookEndpoint.org_id == self.scope.org_id)
+            .order_by(WebhookEndpoint.created_at, WebhookEndpoint.id)
+        )
+        return list(rows)
+
+    async def get(self, endpoint_id: str | UUID) -> WebhookEndpoint:
+        ident = endpoint_id if isinstance(endpoint_id, UUID) else parse_uuid(endpoint_id, "webhook_id")
+        endpoint = await self.session.scalar(
+            select(WebhookEndpoint).where(
+                WebhookEndpoint.id == ident, WebhookEndpoint.org_id == self.scope.org_id
+            )
+        )
+        if endpoint is None:
+            raise NotFound("no webhook with this id in your organization")
+        return endpoint
+
+    async def create(
+        self,
+        *,
+        url: str,
+        events: Sequence[str] = (),
+        project_ids: Sequence[str] = (),
+        description: str = "",
+        format: str = WebhookFormat.STANDARD,
+    ) -> WebhookEndpoint:
+        """A new enabled endpoint with a new secret (read it from the returned row, this once)."""
+        self._require_write()
+        endpoint = WebhookEndpoint(
+            org_id=self.scope.org_id,
+            url=await checked_url(url, self.settings),
+            events=checked_events(events),
+            project_ids=await self._checked_projects(project_ids),
+            description=checked_description(description),
+            format=checked_format(format),
+            enabled=True,
+            secret=new_secret(),
+        )
+        self.session.add(endpoint)
+        await self.session.commit()
+        return endpoint
+
+    async def update(self, endpoint: WebhookEndpoint, changes: dict[str, Any]) -> WebhookEndpoint:
+        """Change any of url, events, project_ids, description, format, enabled; all checked first."""
+        self._require_write()
+        checked: dict[str, Any] = {}
+        if "url" in changes:
+            checked["url"] = await checked_url(changes["url"], self.settings)
+        if "events" in changes:
+            checked["events"] = checked_events(changes["events"])
+        if "project_ids" in changes:
+            checked["project_ids"] = await self._checked_projects(changes["project_ids"])
+        if "description" in changes:
+            checked["description"] = checked_description(changes["description"])
+        if "format" in changes:
+            checked["format"] = checked_format(changes["format"])
+        if "enabled" in changes:
+            checked["enabled"] = bool(changes["enabled"])
+        for field, value in checked.items():
+            setattr(endpoint, field, value)
+        await self.session.commit()
+        return endpoint
+
+    async def delete(self, endpoint: WebhookEndpoint) -> None:
+        """The endpoint, its deliveries and their queued work."""
+        self._require_write()
+        await self.session.execute(
+            delete(OutboxJob).where(
+                OutboxJob.id.in_(select(WebhookDelivery.id).where(WebhookDelivery.endpoint_id == endpoint.id))
+            )
+        )
+        await self.session.delete(endpoint)
+        await self.session.commit()
+
+    async def send_test(self, endpoint: WebhookEndpoint) -> WebhookDelivery:
+        """Queue a webhook.test event for this endpoint alone, whatever events it subscribes to."""
+        self._require_write()
+        event = Event(TEST_EVENT, {"webhook_id": str(endpoint.id), "message": "A test event from Hearken."})
+        delivery = queue_delivery(self.session, endpoint, TEST_EVENT, event.body())
+        await self.session.commit()
+        return delivery
+
+    async def _checked_projects(self, project_ids: Sequence[str]) -> list[str]:
+        wanted = list(dict.fromkeys(parse_uuid(value, "project_ids") for value in project_ids))
+        if not wanted:
+            return []
+        known = set(
+            await self.session.scalars(
+                select(Project.id).where(Project.org_id == self.scope.org_id, Project.id.in_(wanted))
+            )
+        )
+        unknown = [ident for ident in wanted if ident not in known]
+        if unknown:
+            raise InvalidRequest("project_ids", f"no project with id {unknown[0]} in this organization")
+        return [str(ident) for ident in wanted]
+
+    def _require_write(self) -> None:
+        if not self.scope.can_write:
+            raise Forbidden("this scope may only read")
+
+
+def checked_events(events: Sequence[str]) -> list[str]:
+    for event in events:
+        if event not in EVENT_TYPES:
+            raise InvalidRequest("events", f"unknown event {event!r:.60}; known: {', '.join(EVENT_TYPES)}")
+    return list(dict.fromkeys(events))
+
+
+def checked_description(description: str) -> str:
+    description = description.strip()
+    if len(description) > MAX_DESCRIPTION:
+        raise InvalidRequest("description", f"must be at most {MAX_DESCRIPTION} characters")
+    return description
+
+
+def checked_format(format: str) -> str:
+    if format not in {f.value for f in WebhookFormat}:
+        raise InvalidRequest("format", "must be standard or slack")
+    return format

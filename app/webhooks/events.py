@@ -1,0 +1,119 @@
+"""The events an organization's webhooks receive, and how one is recorded: a delivery per subscribed
+endpoint, queued in the outbox within the transaction of the change that caused it.
+
+Ratings cause no events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+from uuid import UUID
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import ContactMessage, FeedbackItem, WebhookDelivery, WebhookEndpoint
+from app.outbox import enqueue
+from app.schemas.contact_message import ContactMessageOut
+from app.schemas.feedback import FeedbackOut
+from app.timestamps import iso_z, utc_now
+
+EventType = Literal["feedback.created", "feedback.updated", "contact_message.created", "webhook.test"]
+EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
+TEST_EVENT = "webhook.test"
+WEBHOOK_JOB = "webhook"
+"""The outbox kind of webhook deliveries."""
+
+
+class FieldChange(msgspec.Struct, rename={"from_value": "from", "to_value": "to"}):
+    field: str
+    from_value: Any
+    to_value: Any
+
+
+class EventBody(msgspec.Struct, omit_defaults=True):
+    """What a standard endpoint receives: `data` is the object exactly as the REST API returns it."""
+
+    type: str
+    timestamp: str
+    data: Any
+    changes: list[FieldChange] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    subject: FeedbackItem | ContactMessage | dict[str, Any]
+    """What it is about; turned into its API form when the event is recorded (after the flush that
+    gives a new row its id)."""
+    project_id: UUID | None = None
+    """The project it happened in; endpoints limited to other projects do not receive it."""
+    changes: list[FieldChange] | None = None
+
+    def body(self) -> str:
+        data: Any = self.subject
+        if isinstance(self.subject, FeedbackItem):
+            data = FeedbackOut.of(self.subject)
+        elif isinstance(self.subject, ContactMessage):
+            data = ContactMessageOut.of(self.subject)
+        encoded = msgspec.json.encode(
+            EventBody(type=self.type, timestamp=iso_z(utc_now()), data=data, changes=self.changes)
+        )
+        return encoded.decode()
+
+    def wanted_by(self, endpoint: WebhookEndpoint) -> bool:
+        if endpoint.events and self.type not in endpoint.events:
+            return False
+        return not endpoint.project_ids or str(self.project_id) in endpoint.project_ids
+
+
+def feedback_created(item: FeedbackItem) -> Event:
+    return Event("feedback.created", item, item.project_id)
+
+
+def feedback_updated(item: FeedbackItem, changes: Sequence[tuple[str, Any, Any]]) -> Event:
+    return Event(
+        "feedback.updated",
+        item,
+        item.project_id,
+        [FieldChange(field, before, after) for field, before, after in changes],
+    )
+
+
+def contact_message_created(record: ContactMessage) -> Event:
+    return Event("contact_message.created", record, record.project_id)
+
+
+async def record_events(session: AsyncSession, org_id: UUID, events: Sequence[Event]) -> None:
+    """Queue one delivery of each event for every enabled endpoint of the organization that wants it,
+    in the caller's transaction (nothing is sent before it commits, nothing is lost after)."""
+    if not events:
+        return
+    endpoints = list(
+        await session.scalars(
+            select(WebhookEndpoint).where(WebhookEndpoint.org_id == org_id, WebhookEndpoint.enabled.is_(True))
+        )
+    )
+    if not endpoints:
+        return
+    await session.flush()  # the new rows' ids and defaults are part of the event data
+    for event in events:
+        wanted = [endpoint for endpoint in endpoints if event.wanted_by(endpoint)]
+        body = event.body() if wanted else ""
+        for endpoint in wanted:
+            queue_delivery(session, endpoint, event.type, body)
+
+
+def queue_delivery(
+    session: AsyncSession, endpoint: WebhookEndpoint, event_type: str, body: str
+) -> WebhookDelivery:
+    job = enqueue(session, WEBHOOK_JOB)
+    delivery = WebhookDelivery(
+        id=job.id, endpoint_id=endpoint.id, event_type=event_type, body=body,
+        created_at=job.created_at, updated_at=job.created_at,
+    )  # fmt: skip
+    session.add(delivery)
+    return delivery
