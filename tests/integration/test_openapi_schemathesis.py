@@ -25,8 +25,8 @@ from app.main import create_app
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
-from tests import databases
 from tenants.scope import OrgScope
+from tests import databases
 from tests.factories import Tenant, make_tenant
 
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
