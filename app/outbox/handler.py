@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -40,6 +40,8 @@ class JobHandler(Protocol):
         """Seconds before each retry; after the last, the job fails."""
         ...
 
-    async def run(self, job: ClaimedJob) -> Outcome:
-        """One attempt. Raising counts as a failed attempt (and is logged)."""
+    def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
+        """One attempt at each of these jobs (claimed together, so that what they need can be read in
+        one query), yielding each outcome as soon as it is known. A job it yields nothing for (it
+        raised, or the process stopped) is attempted again once its lease ends."""
         ...

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, and_, event, or_, select, update
+from sqlalchemy import ColumnElement, event, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
@@ -66,24 +66,23 @@ async def claim(
 ) -> list[ClaimedJob]:
     """Lease up to `limit` due jobs of these kinds, oldest due first, and commit the lease."""
     now = utc_now()
-    ids = list(
-        await session.scalars(
-            select(OutboxJob.id)
-            .where(*_claimable(kinds, now))
-            .order_by(OutboxJob.due_at)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
-    )
-    if not ids:
-        await session.rollback()
-        return []
     lease = now + timedelta(seconds=lease_seconds)
+    # A CTE, not `id IN (subquery)`: PostgreSQL may run such a subquery again for each row it joins,
+    # and with SKIP LOCKED each run finds other rows, so LIMIT would not bound the claim.
+    due = (
+        select(OutboxJob.id)
+        .where(*_claimable(kinds, now))
+        .order_by(OutboxJob.due_at)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+        .cte("due")
+    )
     rows = await session.execute(
         update(OutboxJob)
-        .where(OutboxJob.id.in_(ids), *_claimable(kinds, now))
+        .where(OutboxJob.id == due.c.id, *_claimable(kinds, now))
         .values(locked_until=lease)
         .returning(OutboxJob.id, OutboxJob.kind, OutboxJob.attempts)
+        .execution_options(synchronize_session=False)
     )
     claimed = [ClaimedJob(id=id_, kind=kind, attempts=attempts, lease=lease) for id_, kind, attempts in rows]
     await session.commit()
@@ -91,30 +90,50 @@ async def claim(
 
 
 async def finish(
-    session: AsyncSession, job: ClaimedJob, outcome: Outcome, retry_delays: Sequence[float]
-) -> bool:
-    """Save one attempt's result with the handler's records, and schedule the next attempt if a
-    failure has retries left. False when the lease was lost meanwhile: nothing is saved then."""
+    session: AsyncSession, results: Sequence[tuple[ClaimedJob, Outcome, Sequence[float]]]
+) -> int:
+    """Save attempts' results with the handlers' records in one transaction, and schedule the next
+    attempt of each failure that has retries left (after the job's `retry_delays`). A job whose lease
+    was lost meanwhile is left alone, its records dropped. Returns how many were saved."""
     now = utc_now()
-    attempts = job.attempts + 1
-    values: dict[str, Any] = {"attempts": attempts, "locked_until": None, "last_error": outcome.error}
-    if outcome.ok:
-        values["status"] = JobStatus.SUCCEEDED.value
-    elif not outcome.final and attempts <= len(retry_delays):
-        values["due_at"] = now + timedelta(seconds=retry_delays[attempts - 1])
-    else:
-        values["status"] = JobStatus.FAILED.value
-    saved = await session.execute(
-        update(OutboxJob)
-        .where(and_(OutboxJob.id == job.id, OutboxJob.locked_until == job.lease))
-        .values(**values)
-    )
-    if saved.rowcount != 1:  # type: ignore[attr-defined]
-        await session.rollback()
-        return False
-    session.add_all(outcome.records)
+    saved: set[UUID] = set()
+    succeeded: dict[datetime, list[UUID]] = {}
+    for job, outcome, retry_delays in results:
+        if outcome.ok:  # saved together below: jobs claimed together share their lease
+            succeeded.setdefault(job.lease, []).append(job.id)
+            continue
+        attempts = job.attempts + 1
+        values: dict[str, Any] = {"attempts": attempts, "locked_until": None, "last_error": outcome.error}
+        if not outcome.final and attempts <= len(retry_delays):
+            values["due_at"] = now + timedelta(seconds=retry_delays[attempts - 1])
+        else:
+            values["status"] = JobStatus.FAILED.value
+        saved.update(await _save(session, [job.id], job.lease, values))
+    for lease, ids in succeeded.items():
+        values = {
+            "status": JobStatus.SUCCEEDED.value,
+            "attempts": OutboxJob.attempts + 1,
+            "locked_until": None,
+            "last_error": None,
+        }
+        saved.update(await _save(session, ids, lease, values))
+    session.add_all([record for job, outcome, _ in results if job.id in saved for record in outcome.records])
     await session.commit()
-    return True
+    return len(saved)
+
+
+async def _save(
+    session: AsyncSession, ids: list[UUID], lease: datetime, values: dict[str, Any]
+) -> list[UUID]:
+    """Update the jobs still held under this lease; returns their ids."""
+    rows = await session.scalars(
+        update(OutboxJob)
+        .where(OutboxJob.id.in_(ids), OutboxJob.locked_until == lease)
+        .values(**values)
+        .returning(OutboxJob.id)
+        .execution_options(synchronize_session=False)
+    )
+    return list(rows)
 
 
 def retry_now(session: AsyncSession, job: OutboxJob) -> None:

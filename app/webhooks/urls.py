@@ -1,9 +1,9 @@
 """Which URLs webhooks may be sent to: http(s) with a host (https only in production), and in
 production no host that resolves to a loopback, private, link-local or otherwise non-public address.
 
-The address rule is checked when an endpoint is saved and again on every connection (`PublicOnlyBackend`):
-DNS can change between the two, and a name that pointed outside can later point inside (rebinding).
-The connection goes to an address that was checked, so a second lookup cannot slip in another one.
+The address rule is checked when an endpoint is saved and again on every connection
+(`PublicOnlyResolver`): DNS can change between the two, and a name that pointed outside can later point
+inside (rebinding). The connection goes to the addresses that were checked, not to a second lookup's.
 """
 
 from __future__ import annotations
@@ -11,18 +11,19 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-import typing
 from urllib.parse import urlsplit
 
-import httpcore
+from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.resolver import ThreadedResolver
 
 from app.config import Settings
 from app.errors import InvalidRequest
 
 MAX_URL_LENGTH = 2048
+NOT_PUBLIC = "resolves to a loopback, private or link-local address"
 
 
-class NonPublicAddress(httpcore.ConnectError):
+class NonPublicAddress(OSError):
     """The host resolves (also) to an address webhooks may not reach."""
 
 
@@ -30,16 +31,26 @@ def is_public(address: str) -> bool:
     return ipaddress.ip_address(address.split("%", 1)[0]).is_global
 
 
-async def public_addresses(host: str, port: int) -> list[str]:
-    """The host's addresses, all of them public; NonPublicAddress if any is not (or none resolve)."""
+def literal_address(host: str) -> str | None:
+    """The host when it is an IP address itself (no lookup happens for those)."""
     try:
-        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError:
-        raise NonPublicAddress(f"{host} does not resolve") from None
-    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        return str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        return None
+
+
+async def check_public(host: str, port: int) -> None:
+    """NonPublicAddress unless every address of the host is public (and it has one)."""
+    if (address := literal_address(host)) is not None:
+        addresses = [address]
+    else:
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError:
+            raise NonPublicAddress(f"{host} does not resolve") from None
+        addresses = [str(info[4][0]) for info in infos]
     if not addresses or not all(is_public(address) for address in addresses):
-        raise NonPublicAddress(f"{host} resolves to a loopback, private or link-local address")
-    return addresses
+        raise NonPublicAddress(f"{host} {NOT_PUBLIC}")
 
 
 async def checked_url(url: str, settings: Settings) -> str:
@@ -57,26 +68,25 @@ async def checked_url(url: str, settings: Settings) -> str:
         raise InvalidRequest("url", f"must be an absolute {' or '.join(allowed)} URL with a host")
     if not settings.webhooks_reach_private_addresses:
         try:
-            await public_addresses(parts.hostname, port or 443)
+            await check_public(parts.hostname, port or 443)
         except NonPublicAddress as exc:
             raise InvalidRequest("url", f"{exc}; webhooks may only reach public addresses") from None
     return url
 
 
-class PublicOnlyBackend(httpcore.AnyIOBackend):
-    """httpcore's network backend, connecting only to public addresses, and to one it has checked. TLS
-    still names and verifies the URL's host: httpcore takes the server name from the request, not from
-    the address connected to."""
+class PublicOnlyResolver(AbstractResolver):
+    """The connector's resolver: a host any of whose addresses is not public gets none."""
 
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: typing.Iterable[typing.Any] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        addresses = await public_addresses(host, port)
-        return await super().connect_tcp(
-            addresses[0], port, timeout=timeout, local_address=local_address, socket_options=socket_options
-        )
+    def __init__(self) -> None:
+        self._resolver = ThreadedResolver()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        results = await self._resolver.resolve(host, port, family)
+        if not results or not all(is_public(result["host"]) for result in results):
+            raise NonPublicAddress(f"{host} {NOT_PUBLIC}")
+        return results
+
+    async def close(self) -> None:
+        await self._resolver.close()

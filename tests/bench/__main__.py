@@ -26,6 +26,7 @@ from tests import databases
 from tests.bench import seed
 from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.servers import ROOT, Server, start
+from tests.bench.webhooks import webhooks_part
 from tests.services import REDIS_URL, reachable
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
@@ -361,6 +362,8 @@ def sqlite_part() -> None:
 def main() -> None:
     started = time.monotonic()
     postgres_part()
+    if reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
+        results["webhooks"] = webhooks_part(record, app_env, ROUNDS, ROUND_SECONDS)
     sqlite_part()
     width = max(len(name) for name, _, _ in rows)
     print("\nHearken benchmark (" + f"{os.cpu_count()} cores, load generator on the same machine)")

@@ -96,10 +96,10 @@ async def test_a_result_saved_after_the_lease_was_taken_over_is_dropped(
     async with session_maker() as session:
         (current,) = await claim(session, ["webhook"], 10, lease_seconds=60)
     async with session_maker() as session:
-        assert await finish(session, stale, Outcome(ok=True), [1.0]) is False
+        assert await finish(session, [(stale, Outcome(ok=True), [1.0])]) == 0
         assert await claim(session, ["webhook"], 10, lease_seconds=60) == []
     async with session_maker() as session:
-        assert await finish(session, current, Outcome(ok=False, error="nope"), [1.0]) is True
+        assert await finish(session, [(current, Outcome(ok=False, error="nope"), [1.0])]) == 1
     async with session_maker() as session:
         job = await session.scalar(select(OutboxJob))
     assert job is not None and (job.status, job.attempts, job.last_error, job.locked_until) == (
