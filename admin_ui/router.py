@@ -24,6 +24,7 @@ from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.tokens import TokensController
+from admin_ui.controllers.webhooks import WebhooksController
 from admin_ui.csrf import SessionCSRFConfig, SessionCSRFMiddleware
 from admin_ui.dependencies import provide_console_project, provide_console_user
 from admin_ui.security_headers import add_security_headers
@@ -61,6 +62,7 @@ def console_router(settings: Settings) -> Router:
             ContactController,
             MembersController,
             TokensController,
+            WebhooksController,
         ],
         middleware=[
             session_config(settings).middleware,

@@ -1,0 +1,148 @@
+"""The console's Webhooks page: admins add endpoints (the secret shown once), send test events, disable,
+enable, delete and retry; members only read; another organization's endpoints are not found."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from standardwebhooks import Webhook
+
+from app.config import Settings
+from app.webhooks.endpoints import WebhookEndpoints
+from tenants.models import User
+from tenants.scope import OrgScope
+from tests.console_helpers import Console, add_user, errors_in
+from tests.factories import Tenant
+from tests.receivers import Script, receiver
+
+SECRET = re.compile(r'<code id="new-secret">(whsec_[A-Za-z0-9+/=]+)</code>')
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    """No automatic retries: a failed attempt fails its delivery at once, and the Retry button decides."""
+    return Settings(
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        webhook_retry_schedule=(),
+        outbox_poll_seconds=0.05,
+    )
+
+
+async def test_add_test_disable_enable_delete(console: Console, owner: User, tenant: Tenant) -> None:
+    await console.login(owner.email)
+    page = (await console.get("/webhooks")).text
+    for label in (
+        ">Endpoint URL</label>",
+        ">Description</label>",
+        ">Format</label>",
+        ">Add endpoint</button>",
+    ):
+        assert label in page
+    assert 'value="feedback.created"' in page and '<option value="slack">Slack</option>' in page
+    with receiver() as hook:
+        added = await console.post(
+            "/webhooks",
+            {"url": hook.url, "description": "CRM <sync>", "events": ["webhook.test", "feedback.created"]},
+        )
+        match = SECRET.search(added.text)
+        assert added.status_code == 200 and match is not None
+        secret = match.group(1)
+        assert "CRM &lt;sync&gt;" in added.text
+        listing = (await console.get("/webhooks")).text
+        assert secret not in listing and hook.url in listing and "webhook.test, feedback.created" in listing
+        webhook_id = re.search(r"/webhooks/([0-9a-f-]{36})/test", listing)
+        assert webhook_id is not None
+        base = f"/webhooks/{webhook_id.group(1)}"
+
+        tested = await console.htmx_post(f"{base}/test")
+        assert tested.status_code == 200 and "Test event queued" in tested.text
+        (request,) = await hook.wait_for(1)
+        assert Webhook(secret).verify(request.body, request.headers)["type"] == "webhook.test"
+        for _ in range(100):
+            listing = (await console.get("/webhooks")).text
+            if "succeeded" in listing:
+                break
+            await asyncio.sleep(0.05)
+        assert re.search(r"<code>webhook.test</code>.*?succeeded.*?<td>1</td>\s*<td>204</td>", listing, re.S)
+
+        disabled = await console.htmx_post(f"{base}/disable")
+        assert "disabled" in disabled.text and ">Enable</button>" in disabled.text
+        enabled = await console.htmx_post(f"{base}/enable")
+        assert ">Disable</button>" in enabled.text
+        deleted = await console.htmx_post(f"{base}/delete")
+        assert deleted.status_code == 200 and "No endpoints yet" in deleted.text
+
+
+async def test_failed_deliveries_can_be_retried(console: Console, owner: User, tenant: Tenant) -> None:
+    await console.login(owner.email)
+    with receiver(Script(statuses=[500, 204])) as hook:
+        await console.post("/webhooks", {"url": hook.url})
+        listing = (await console.get("/webhooks")).text
+        base = re.search(r"/webhooks/([0-9a-f-]{36})/test", listing)
+        assert base is not None
+        await console.htmx_post(f"/webhooks/{base.group(1)}/test")
+        await hook.wait_for(1)
+        for _ in range(100):
+            listing = (await console.get("/webhooks")).text
+            if ">Retry</button>" in listing:
+                break
+            await asyncio.sleep(0.05)
+        retry = re.search(r'action="(/webhooks/[^"]+/retry)"', listing)
+        assert retry is not None, listing
+        retried = await console.htmx_post(retry.group(1))
+        assert "queued again" in retried.text
+        await hook.wait_for(2)
+        for _ in range(100):
+            listing = (await console.get("/webhooks")).text
+            if "succeeded" in listing:
+                break
+            await asyncio.sleep(0.05)
+        assert (
+            re.search(r"succeeded.*?<td>2</td>\s*<td>204</td>", listing, re.S)
+            and ">Retry</button>" not in listing
+        )
+
+
+async def test_members_read_and_cannot_change(
+    console: Console,
+    tenant: Tenant,
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    member = await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
+    async with session_maker() as session:
+        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+        endpoint = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/in")
+    await console.login(member.email)
+    page = (await console.get("/webhooks")).text
+    assert "http://127.0.0.1:9/in" in page
+    assert "Add endpoint" not in page and "Send test event" not in page and endpoint.secret not in page
+    for action in ("test", "disable", "delete"):
+        assert (await console.htmx_post(f"/webhooks/{endpoint.id}/{action}")).status_code == 403
+    refused = await console.post("/webhooks", {"url": "http://127.0.0.1:9/other"})
+    assert refused.status_code == 403
+
+
+async def test_bad_urls_show_beside_the_field_and_other_orgs_are_not_found(
+    console: Console,
+    owner: User,
+    other_tenant: Tenant,
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    async with session_maker() as session:
+        scope = OrgScope(org_id=other_tenant.org_id, actor="tests", can_write=True)
+        theirs = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/theirs")
+    await console.login(owner.email)
+    bad = await console.post("/webhooks", {"url": "ftp://example.org/x", "description": "kept"})
+    assert bad.status_code == 400 and errors_in(bad.text) == [
+        "Must be an absolute http or https URL with a host"
+    ]
+    assert 'value="kept"' in bad.text and "No endpoints yet" in bad.text
+    assert "theirs" not in (await console.get("/webhooks")).text
+    for action in ("test", "disable", "enable", "delete"):
+        assert (await console.htmx_post(f"/webhooks/{theirs.id}/{action}")).status_code == 404
