@@ -70,7 +70,8 @@ class Dispatcher:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
         if saves is not None:
-            await self._results.join()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._results.join(), grace_seconds)
             saves.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await saves
