@@ -1,10 +1,10 @@
 """The session class of every session the application opens: it bumps the cache generation after a
-commit that changed a project, an access token or an organization.
+commit that changed a project, an access token, an organization or a webhook endpoint.
 
 A new organization alone (a sign-up) changes nothing the caches hold: they map project keys and token
-digests, and a new organization has neither yet. So only new projects and tokens count as additions;
-changed or deleted rows of all three do. Strangers can sign up; they cannot make every worker drop
-its caches by doing so.
+digests, and a new organization has neither yet. So only new projects, tokens and webhook endpoints
+count as additions; changed or deleted rows of all of them do. Strangers can sign up; they cannot make
+every worker drop its caches by doing so.
 
 Tracking the unit of work here, rather than asking each service to remember, means a change made
 anywhere (API, console, CLI, tests) invalidates the workers' key and token caches. Bulk UPDATE/DELETE
@@ -21,13 +21,13 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from app.db.models import AccessToken, Organization, Project
+from app.db.models import AccessToken, Organization, Project, WebhookEndpoint
 
 CACHE_GENERATION = "hearken_cache_generation"
 """Session.info key of the CacheGeneration to bump (set by the session maker's configuration)."""
 _CHANGED = "hearken_directory_changed"
-_DIRECTORY_MODELS = (Project, AccessToken, Organization)
-_ADDED_TO_DIRECTORY = (Project, AccessToken)
+_DIRECTORY_MODELS = (Project, AccessToken, Organization, WebhookEndpoint)
+_ADDED_TO_DIRECTORY = (Project, AccessToken, WebhookEndpoint)
 
 
 @event.listens_for(Session, "after_flush")

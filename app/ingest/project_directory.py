@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.directory_cache import DirectoryCache
 from app.db.models import Project
 from app.services.origins import origin_allowed
+from app.webhooks.subscriptions import Subscription, load_subscriptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class ProjectEntry:
     key: UUID
     allowed_origins: frozenset[str]
     """Normalized entries, wildcards included."""
+    webhooks: tuple[Subscription, ...]
+    """The organization's enabled webhook endpoints."""
 
     def as_project(self) -> Project:
         """A detached Project with the identifiers, for services that take one; never added to a session."""
@@ -64,10 +67,15 @@ class ProjectDirectory:
                     select(Project.id, Project.org_id, Project.allowed_origins).where(Project.key == key)
                 )
             ).first()
-        if row is None:
-            return None
+            if row is None:
+                return None
+            webhooks = await load_subscriptions(session, row.org_id)
         return ProjectEntry(
-            id=row.id, org_id=row.org_id, key=key, allowed_origins=frozenset(row.allowed_origins)
+            id=row.id,
+            org_id=row.org_id,
+            key=key,
+            allowed_origins=frozenset(row.allowed_origins),
+            webhooks=webhooks,
         )
 
     async def _load_all_origins(self) -> frozenset[str]:

@@ -25,6 +25,7 @@ from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.state import ingest_of
 from app.strict_body import strict_body
+from app.webhooks.subscriptions import remember_subscriptions
 
 WIDGET_ACTOR = "widget"
 ERRORS = error_responses(400, 403, 404, 413, 429)
@@ -68,6 +69,7 @@ class PublicSubmitController(Controller):
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
         if data.website:  # the honeypot: answered like a success so the bot learns nothing
             return StoredReceipt()
+        remember_subscriptions(db_session, project.org_id, project.webhooks)
         await FeedbackItems(db_session, project.as_project(), WIDGET_ACTOR).create(
             message=data.message,
             type=data.type,
@@ -89,6 +91,7 @@ class PublicSubmitController(Controller):
         project = await ingest_of(request.scope).admit(request.scope, "contact", data.project_key)
         if data.website:
             return StoredReceipt()
+        remember_subscriptions(db_session, project.org_id, project.webhooks)
         await ContactMessages(db_session, project.as_project()).create(
             name=data.name,
             email=data.email,

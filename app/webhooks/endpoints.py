@@ -108,7 +108,7 @@ class WebhookEndpoints:
         """Queue a webhook.test event for this endpoint alone, whatever events it subscribes to."""
         self._require_write()
         event = Event(TEST_EVENT, {"webhook_id": str(endpoint.id), "message": "A test event from Hearken."})
-        delivery = queue_delivery(self.session, endpoint, TEST_EVENT, event.body())
+        delivery = queue_delivery(self.session, endpoint.id, TEST_EVENT, event.body())
         await self.session.commit()
         return delivery
 

@@ -12,14 +12,14 @@ from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ContactMessage, FeedbackItem, WebhookDelivery, WebhookEndpoint
+from app.db.models import ContactMessage, FeedbackItem, WebhookDelivery
 from app.outbox import enqueue
 from app.schemas.contact_message import ContactMessageOut
 from app.schemas.feedback import FeedbackOut
 from app.timestamps import iso_z, utc_now
+from app.webhooks.subscriptions import subscriptions
 
 EventType = Literal["feedback.created", "feedback.updated", "contact_message.created", "webhook.test"]
 EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
@@ -64,11 +64,6 @@ class Event:
         )
         return encoded.decode()
 
-    def wanted_by(self, endpoint: WebhookEndpoint) -> bool:
-        if endpoint.events and self.type not in endpoint.events:
-            return False
-        return not endpoint.project_ids or str(self.project_id) in endpoint.project_ids
-
 
 def feedback_created(item: FeedbackItem) -> Event:
     return Event("feedback.created", item, item.project_id)
@@ -92,27 +87,21 @@ async def record_events(session: AsyncSession, org_id: UUID, events: Sequence[Ev
     in the caller's transaction (nothing is sent before it commits, nothing is lost after)."""
     if not events:
         return
-    endpoints = list(
-        await session.scalars(
-            select(WebhookEndpoint).where(WebhookEndpoint.org_id == org_id, WebhookEndpoint.enabled.is_(True))
-        )
-    )
+    endpoints = await subscriptions(session, org_id)
     if not endpoints:
         return
     await session.flush()  # the new rows' ids and defaults are part of the event data
     for event in events:
-        wanted = [endpoint for endpoint in endpoints if event.wanted_by(endpoint)]
+        wanted = [endpoint for endpoint in endpoints if endpoint.wants(event.type, event.project_id)]
         body = event.body() if wanted else ""
         for endpoint in wanted:
-            queue_delivery(session, endpoint, event.type, body)
+            queue_delivery(session, endpoint.endpoint_id, event.type, body)
 
 
-def queue_delivery(
-    session: AsyncSession, endpoint: WebhookEndpoint, event_type: str, body: str
-) -> WebhookDelivery:
+def queue_delivery(session: AsyncSession, endpoint_id: UUID, event_type: str, body: str) -> WebhookDelivery:
     job = enqueue(session, WEBHOOK_JOB)
     delivery = WebhookDelivery(
-        id=job.id, endpoint_id=endpoint.id, event_type=event_type, body=body,
+        id=job.id, endpoint_id=endpoint_id, event_type=event_type, body=body,
         created_at=job.created_at, updated_at=job.created_at,
     )  # fmt: skip
     session.add(delivery)

@@ -254,3 +254,28 @@ async def test_in_production_a_private_address_is_refused_at_delivery_too(
             assert "loopback, private or link-local" in delivery["last_error"], delivery
             assert delivery["last_status_code"] is None
     assert hook.requests == []
+
+
+async def test_widget_submissions_see_endpoint_changes_at_once(
+    client: AsyncTestClient[Litestar], tenant: Tenant, hook: Receiver
+) -> None:
+    """The public endpoints know the subscriptions from their project cache; a change drops it."""
+
+    async def submit(message: str) -> None:
+        response = await client.post(
+            "/api/v1/feedback/submit",
+            json={"project_key": tenant.project_key, "message": message},
+            headers={"Origin": ALLOWED},
+        )
+        assert response.status_code == 200
+
+    await submit("Before any endpoint")  # the project is cached without endpoints
+    created = await add_webhook(client, tenant, hook.url)
+    await submit("After the endpoint was added")
+    (request,) = await hook.wait_for(1)
+    assert json.loads(request.body)["data"]["message"] == "After the endpoint was added"
+    await client.patch(f"{HOOKS}/{created['id']}", json={"enabled": False}, headers=tenant.headers)
+    await submit("After it was disabled")
+    await asyncio.sleep(0.3)
+    assert len(hook.requests) == 1
+    assert len(await deliveries(client, tenant, created["id"])) == 1
