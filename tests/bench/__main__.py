@@ -40,6 +40,8 @@ ROUND_SECONDS = max(2, SECONDS // 2)
 """Ingest throughput alternates the bare endpoint and the application over ROUNDS rounds."""
 ONLY_INGEST = os.environ.get("BENCH_ONLY") == "ingest"
 """BENCH_ONLY=ingest measures rating submits alone (both databases): no statistics, lists or memory."""
+ONLY_WEBHOOKS = os.environ.get("BENCH_ONLY") == "webhooks"
+"""BENCH_ONLY=webhooks measures feedback submits with and without a webhook endpoint alone."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -361,10 +363,12 @@ def sqlite_part() -> None:
 
 def main() -> None:
     started = time.monotonic()
-    postgres_part()
-    if reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
+    if not ONLY_WEBHOOKS:
+        postgres_part()
+    if not ONLY_INGEST and reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
         results["webhooks"] = webhooks_part(record, app_env, ROUNDS, ROUND_SECONDS)
-    sqlite_part()
+    if not ONLY_WEBHOOKS:
+        sqlite_part()
     width = max(len(name) for name, _, _ in rows)
     print("\nHearken benchmark (" + f"{os.cpu_count()} cores, load generator on the same machine)")
     for name, value, target in rows:
