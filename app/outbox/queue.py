@@ -28,11 +28,11 @@ OUTBOX_SIGNAL = "hearken_outbox_signal"
 _QUEUED = "hearken_outbox_queued"
 
 
-def enqueue(session: AsyncSession, kind: str, *, job_id: UUID | None = None) -> OutboxJob:
+def enqueue(session: AsyncSession, kind: str) -> OutboxJob:
     """Add a job due now to the session; it is done only if the caller's transaction commits."""
     now = utc_now()
     job = OutboxJob(
-        id=job_id or uuid7(), kind=kind, status=JobStatus.PENDING.value, attempts=0, due_at=now,
+        id=uuid7(), kind=kind, status=JobStatus.PENDING.value, attempts=0, due_at=now,
         created_at=now, updated_at=now,
     )  # fmt: skip
     session.add(job)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 from uuid import UUID
 
 import msgspec
@@ -22,7 +22,7 @@ from app.timestamps import iso_z, utc_now
 from app.webhooks.subscriptions import subscriptions
 
 EventType = Literal["feedback.created", "feedback.updated", "contact_message.created", "webhook.test"]
-EVENT_TYPES: tuple[str, ...] = EventType.__args__  # type: ignore[attr-defined]
+EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 TEST_EVENT = "webhook.test"
 WEBHOOK_JOB = "webhook"
 """The outbox kind of webhook deliveries."""
