@@ -87,10 +87,20 @@ class Dispatcher:
                 self._running.add(task)
                 task.add_done_callback(self._running.discard)
             if len(jobs) < free or free <= 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self._poll_seconds)
-                    await asyncio.sleep(GATHER_SECONDS)
-                self._wake.clear()
+                await self._sleep()
+
+    async def _sleep(self) -> None:
+        """Until woken or the poll interval is over; then a moment more when woken, for work to gather.
+        A timer rather than wait_for: an idle worker's polls raise no exceptions (no garbage cycles)."""
+        timer = asyncio.get_running_loop().call_later(self._poll_seconds, self._wake.set)
+        try:
+            await self._wake.wait()
+        finally:
+            woken = not timer.cancelled() and timer.when() > asyncio.get_running_loop().time()
+            timer.cancel()
+        if woken:
+            await asyncio.sleep(GATHER_SECONDS)
+        self._wake.clear()
 
     async def _claim(self, limit: int) -> list[ClaimedJob]:
         try:

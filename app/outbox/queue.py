@@ -9,12 +9,12 @@ the job to be claimed again once the lease ends, and its late result, if any, is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, event, or_, select, update
+from sqlalchemy import ColumnElement, Integer, bindparam, event, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
@@ -52,13 +52,34 @@ def _forget_queued(session: Session) -> None:
     session.info.pop(_QUEUED, None)
 
 
-def _claimable(kinds: Iterable[str], now: datetime) -> list[ColumnElement[bool]]:
+def _claimable() -> list[ColumnElement[bool]]:
+    now = bindparam("now", type_=OutboxJob.due_at.type)
     return [
-        OutboxJob.kind.in_(list(kinds)),
+        OutboxJob.kind.in_(bindparam("kinds", expanding=True)),
         OutboxJob.status == JobStatus.PENDING.value,
         OutboxJob.due_at <= now,
         or_(OutboxJob.locked_until.is_(None), OutboxJob.locked_until <= now),
     ]
+
+
+# A CTE, not `id IN (subquery)`: PostgreSQL may run such a subquery again for each row it joins, and
+# with SKIP LOCKED each run finds other rows, so LIMIT would not bound the claim. Built once: an idle
+# dispatcher polls, and building a statement each time would leave garbage cycles behind every poll.
+_DUE = (
+    select(OutboxJob.id)
+    .where(*_claimable())
+    .order_by(OutboxJob.due_at)
+    .limit(bindparam("limit", type_=Integer))
+    .with_for_update(skip_locked=True)
+    .cte("due")
+)
+CLAIM = (
+    update(OutboxJob)
+    .where(OutboxJob.id == _DUE.c.id, *_claimable())
+    .values(locked_until=bindparam("lease", type_=OutboxJob.locked_until.type))
+    .returning(OutboxJob.id, OutboxJob.kind, OutboxJob.attempts)
+    .execution_options(synchronize_session=False)
+)
 
 
 async def claim(
@@ -67,23 +88,7 @@ async def claim(
     """Lease up to `limit` due jobs of these kinds, oldest due first, and commit the lease."""
     now = utc_now()
     lease = now + timedelta(seconds=lease_seconds)
-    # A CTE, not `id IN (subquery)`: PostgreSQL may run such a subquery again for each row it joins,
-    # and with SKIP LOCKED each run finds other rows, so LIMIT would not bound the claim.
-    due = (
-        select(OutboxJob.id)
-        .where(*_claimable(kinds, now))
-        .order_by(OutboxJob.due_at)
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-        .cte("due")
-    )
-    rows = await session.execute(
-        update(OutboxJob)
-        .where(OutboxJob.id == due.c.id, *_claimable(kinds, now))
-        .values(locked_until=lease)
-        .returning(OutboxJob.id, OutboxJob.kind, OutboxJob.attempts)
-        .execution_options(synchronize_session=False)
-    )
+    rows = await session.execute(CLAIM, {"now": now, "lease": lease, "limit": limit, "kinds": list(kinds)})
     claimed = [ClaimedJob(id=id_, kind=kind, attempts=attempts, lease=lease) for id_, kind, attempts in rows]
     await session.commit()
     return claimed
