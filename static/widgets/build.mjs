@@ -4,7 +4,7 @@
 // which the widgets' byte budgets need.
 
 import { build, transform } from 'esbuild';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
@@ -23,9 +23,11 @@ const cssAsText = {
   },
 };
 
+const outdir = join(here, 'v1');
+await mkdir(outdir, { recursive: true }); // a fresh checkout has none
 const { outputFiles } = await build({
   entryPoints: widgets.map((name) => join(here, 'src', `${name}.js`)),
-  outdir: join(here, 'v1'),
+  outdir,
   write: false,
   bundle: true,
   format: 'iife',
