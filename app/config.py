@@ -55,6 +55,8 @@ class Settings:
     """In production, let webhook URLs reach loopback, private and link-local addresses."""
     outbox_poll_seconds: float = 1.0
     """How often an idle dispatcher looks for due work (work queued by its own process starts at once)."""
+    mintlify_api_url: str = "https://api.mintlify.com"
+    mintlify_sync_seconds: int = 3600
 
     @property
     def is_production(self) -> bool:
@@ -105,6 +107,10 @@ class Settings:
             ),
             webhook_allow_private=env.get("HEARKEN_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "yes"),
             outbox_poll_seconds=float(env.get("HEARKEN_OUTBOX_POLL_SECONDS", "1")),
+            mintlify_api_url=env.get("HEARKEN_MINTLIFY_API_URL", "https://api.mintlify.com").rstrip("/"),
+            mintlify_sync_seconds=_positive(
+                env.get("HEARKEN_MINTLIFY_SYNC_SECONDS", "3600"), "HEARKEN_MINTLIFY_SYNC_SECONDS"
+            ),
         )
 
 
@@ -118,6 +124,16 @@ def _seconds_list(text: str | None, variable: str) -> tuple[float, ...]:
     if any(delay < 0 for delay in delays):
         raise ValueError(f"{variable} must not hold negative delays, got {text!r}")
     return delays
+
+
+def _positive(text: str, variable: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{variable} must be a whole number of seconds, got {text!r}") from None
+    if value < 1:
+        raise ValueError(f"{variable} must be at least 1, got {text!r}")
+    return value
 
 
 def _secret_key(configured: str | None, *, production: bool) -> str:

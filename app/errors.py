@@ -26,6 +26,7 @@ CODES = {
     415: "unsupported_media_type",
     429: "rate_limited",
     500: "internal_error",
+    502: "upstream_error",
     503: "unavailable",
 }
 
@@ -102,6 +103,19 @@ class RateLimited(ApiError):
 
     def body(self) -> dict[str, Any]:
         return {**super().body(), "retry_after": self.retry_after}
+
+
+class InvalidSignature(ApiError):
+    """A signed delivery whose signature is missing, malformed, wrong or too old."""
+
+    code = "invalid_signature"
+
+
+class UpstreamError(ApiError):
+    """A third-party service refused or failed a request made on the caller's behalf."""
+
+    status_code = 502
+    code = "upstream_error"
 
 
 class Unavailable(ApiError):

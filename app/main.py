@@ -22,9 +22,11 @@ from app.config import Settings, get_settings
 from app.db.config import build_db_config
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
+from app.imports.mintlify_schedule import periodic_imports
 from app.ingest import serving_gc
 from app.json_bodies import check_request_body
 from app.public import public_router
+from app.public.stripe_receiver import stripe_receiver_router
 from app.state import build_state, close_state
 from app.static_assets import widgets_router
 
@@ -39,6 +41,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=[
             api_router,
             public_router,
+            stripe_receiver_router,
             *console_routes(settings),
             widgets_router(),
             *([] if settings.is_production else DEMO_ROUTES),
@@ -56,7 +59,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
-        lifespan=[serving_gc, session_purge, background_work],
+        lifespan=[serving_gc, session_purge, background_work, periodic_imports],
         openapi_config=_openapi_config() if settings.serves_openapi else None,
         debug=False,
     )

@@ -8,6 +8,7 @@ from litestar.di import Provide
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project, provide_projects
 from app.api.feedback import FeedbackController
+from app.api.integrations import MintlifyIntegrationController, StripeIntegrationController
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
@@ -25,6 +26,8 @@ api_router = Router(
         RatingController,
         RatingStatsController,
         WebhookController,
+        StripeIntegrationController,
+        MintlifyIntegrationController,
     ],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],

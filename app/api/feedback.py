@@ -82,6 +82,7 @@ class FeedbackController(Controller):
             path=data.path,
             version=data.version,
             submitted_by=data.submitted_by,
+            metadata=data.metadata,
         )
         return FeedbackOut.of(item)
 

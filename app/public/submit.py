@@ -77,6 +77,7 @@ class PublicSubmitController(Controller):
             path=data.path,
             version=data.version,
             submitted_by=data.submitted_by,
+            metadata=data.metadata,
         )
         return StoredReceipt()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -15,7 +15,7 @@ FeedbackSourceName = Literal["Widget", "Manual", "Mintlify", "Stripe"]
 
 
 class FeedbackOut(msgspec.Struct, omit_defaults=True):
-    """path, version, submitted_by and resolution_note appear only when set."""
+    """path, version, submitted_by, resolution_note and metadata appear only when set."""
 
     id: str
     project_id: str
@@ -30,6 +30,7 @@ class FeedbackOut(msgspec.Struct, omit_defaults=True):
     version: str | None = None
     submitted_by: str | None = None
     resolution_note: str | None = None
+    metadata: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, item: FeedbackItem) -> FeedbackOut:
@@ -47,6 +48,7 @@ class FeedbackOut(msgspec.Struct, omit_defaults=True):
             version=item.version,
             submitted_by=item.submitted_by,
             resolution_note=item.resolution_note,
+            metadata=item.custom_data,
         )
 
 

@@ -7,7 +7,15 @@ from uuid import UUID
 
 import msgspec
 
-from app.schemas.fields import FeedbackMessage, Honeypot, Path, PublicFeedbackMessage, SubmittedBy, Version
+from app.schemas.fields import (
+    FeedbackMessage,
+    Honeypot,
+    Metadata,
+    Path,
+    PublicFeedbackMessage,
+    SubmittedBy,
+    Version,
+)
 
 FeedbackTypeName = Literal["Bug", "Feature", "Praise", "Question", "Improvement", "Other"]
 FeedbackStatusName = Literal["New", "Active", "Assigned", "Hold", "Closed", "Resolved"]
@@ -23,6 +31,7 @@ class FeedbackCreateBody(msgspec.Struct, kw_only=True):
     path: Path | None = None
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    metadata: Metadata | None = None
 
 
 class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -44,4 +53,5 @@ class PublicFeedbackBody(msgspec.Struct, kw_only=True):
     path: Path | None = None
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    metadata: Metadata | None = None
     website: Honeypot = ""

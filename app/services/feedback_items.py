@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from datetime import datetime
+from typing import Any, Literal, TypedDict
 from uuid import UUID
 
 from sqlalchemy import ColumnElement, Select, func, select
@@ -100,12 +101,15 @@ class FeedbackItems:
         path: str | None = None,
         version: str | None = None,
         submitted_by: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        created_at: datetime | None = None,
     ) -> FeedbackItem:
-        """Store a new item and commit before returning."""
+        """Store a new item and commit before returning. `created_at` is for imports, which keep the
+        time the feedback was given upstream."""
         # One clock reading: the two column defaults would read it twice, at times a millisecond apart.
         now = utc_now()
         item = FeedbackItem(
-            created_at=now,
+            created_at=created_at or now,
             updated_at=now,
             project_id=self.project.id,
             message=message,
@@ -115,6 +119,7 @@ class FeedbackItems:
             path=path,
             version=version,
             submitted_by=submitted_by,
+            custom_data=metadata or None,
             archived=False,
         )
         self.session.add(item)

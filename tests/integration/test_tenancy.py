@@ -232,3 +232,31 @@ async def test_read_tokens_get_403_on_every_organization_write(
         if status != 403:
             wrong.append(f"{endpoint}: {status}")
     assert wrong == []
+
+
+PUBLIC_ROUTES = {
+    "POST /api/v1/rating/submit",
+    "POST /api/v1/ratings",
+    "POST /api/v1/feedback/submit",
+    "POST /api/v1/contact/submit",
+    "POST /api/v1/integrations/stripe/{integration_id}",
+}
+"""The only API routes that answer without a token: the widgets' collection endpoints (project key,
+origins, rate limits) and Stripe's webhook receiver (its signature authenticates a delivery)."""
+
+
+async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
+    answers = {}
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path_format.startswith("/api/v1"):
+            continue
+        ids = {name: str(uuid4()) for name in route.path_parameters}
+        for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
+            endpoint = Endpoint(method, route.path_format, ())
+            body = {"json": {}} if method in WRITE_METHODS else {}
+            response = await client.request(method, route.path_format.format(**ids), **body)
+            answers[str(endpoint)] = response.status_code
+    public = {name for name, status in answers.items() if status != 401}
+    assert public == PUBLIC_ROUTES
+    stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
+    assert stripe.status_code == 404  # an unknown receiver, not a missing token

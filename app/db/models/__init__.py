@@ -3,12 +3,15 @@
 from app.db.models.contact_message import ContactMessage
 from app.db.models.feedback_change import FeedbackChange
 from app.db.models.feedback_counter import FeedbackCounter
+from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
+from app.db.models.mintlify_integration import MintlifyIntegration
 from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
 from app.db.models.rating_counter import ALL_PATHS, RatingCounter
 from app.db.models.rating_total import RatingTotal
+from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.webhook_attempt import WebhookAttempt
 from app.db.models.webhook_delivery import WebhookDelivery
 from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
@@ -20,6 +23,7 @@ __all__ = [
     "ContactMessage",
     "FeedbackChange",
     "FeedbackCounter",
+    "FeedbackImport",
     "FeedbackItem",
     "FeedbackSource",
     "FeedbackStatus",
@@ -27,6 +31,7 @@ __all__ = [
     "Invitation",
     "JobStatus",
     "Membership",
+    "MintlifyIntegration",
     "Organization",
     "OutboxJob",
     "Project",
@@ -35,6 +40,7 @@ __all__ = [
     "RatingTotal",
     "RatingType",
     "Role",
+    "StripeIntegration",
     "TokenScope",
     "User",
     "WebhookAttempt",

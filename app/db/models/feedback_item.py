@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 from uuid import UUID
 
 from advanced_alchemy.base import UUIDv7AuditBase
+from advanced_alchemy.types import JsonB
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -52,4 +54,6 @@ class FeedbackItem(UUIDv7AuditBase):
     version: Mapped[str | None] = mapped_column(String(100), default=None)
     submitted_by: Mapped[str | None] = mapped_column(String(255), default=None)
     resolution_note: Mapped[str | None] = mapped_column(Text, default=None)
+    custom_data: Mapped[dict[str, Any] | None] = mapped_column("metadata", JsonB, default=None)
+    """The submitter's or importer's key-value details, stored as the `metadata` column."""
     archived: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -1,0 +1,17 @@
+"""A project's Stripe webhook endpoint: its id is in the URL pasted into Stripe's dashboard."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from advanced_alchemy.base import UUIDv7AuditBase
+from sqlalchemy import ForeignKey, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+
+class StripeIntegration(UUIDv7AuditBase):
+    __tablename__ = "stripe_integrations"
+
+    project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), unique=True)
+    sealed_signing_secret: Mapped[str] = mapped_column(Text)
+    """The endpoint signing secret, encrypted (app.imports.secret_box); never returned."""

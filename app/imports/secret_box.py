@@ -1,0 +1,39 @@
+"""Encrypts integration credentials at rest (Stripe signing secrets, Mintlify API keys).
+
+The Fernet key is derived from HEARKEN_SECRET_KEY with HKDF and a purpose label, so a database dump
+alone reveals no credential, and the key is never the one that signs sessions or CSRF tokens.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+PURPOSE = b"hearken integration credentials v1"
+
+
+class SecretBox:
+    def __init__(self, secret_key: str) -> None:
+        derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=PURPOSE).derive(
+            secret_key.encode()
+        )
+        self._fernet = Fernet(base64.urlsafe_b64encode(derived))
+
+    def seal(self, plain: str) -> str:
+        return self._fernet.encrypt(plain.encode()).decode("ascii")
+
+    def open(self, sealed: str) -> str | None:
+        """The plain text, or None when it was sealed under another HEARKEN_SECRET_KEY."""
+        try:
+            return self._fernet.decrypt(sealed.encode("ascii")).decode()
+        except InvalidToken:
+            return None
+
+
+@cache
+def secret_box(secret_key: str) -> SecretBox:
+    return SecretBox(secret_key)

@@ -1,0 +1,102 @@
+"""Stripe cancellation feedback: a project's webhook endpoint, and the events it receives.
+
+The endpoint is found by the id in its URL; the event is trusted only once its signature verifies with
+that endpoint's signing secret, and stored once per event id.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import FeedbackSource, Project, StripeIntegration
+from app.errors import InvalidSignature, NotFound
+from app.imports.claims import claim
+from app.imports.secret_box import SecretBox
+from app.imports.stripe_events import cancellation_feedback
+from app.imports.stripe_signature import verify_stripe_signature
+from app.services.feedback_items import FeedbackItems
+
+RECEIVER_PATH = "/api/v1/integrations/stripe/{integration_id}"
+IMPORTER = "Stripe import"
+"""Who the feedback history names as the creator of imported items."""
+
+
+def webhook_url(base_url: str, integration: StripeIntegration) -> str:
+    """The address to paste into Stripe's dashboard."""
+    return base_url + RECEIVER_PATH.format(integration_id=integration.id)
+
+
+class StripeIntegrations:
+    """The Stripe integration of one project, already checked to belong to the caller."""
+
+    def __init__(self, session: AsyncSession, project: Project, box: SecretBox) -> None:
+        self.session = session
+        self.project = project
+        self.box = box
+
+    async def find(self) -> StripeIntegration | None:
+        return await self.session.scalar(
+            select(StripeIntegration).where(StripeIntegration.project_id == self.project.id)
+        )
+
+    async def get(self) -> StripeIntegration:
+        integration = await self.find()
+        if integration is None:
+            raise NotFound("this project has no Stripe integration")
+        return integration
+
+    async def enable(self, signing_secret: str) -> StripeIntegration:
+        """Store the secret; an existing integration keeps its id, so the URL in Stripe stays valid."""
+        integration = await self.find()
+        if integration is None:
+            integration = StripeIntegration(project_id=self.project.id, sealed_signing_secret="")
+            self.session.add(integration)
+        integration.sealed_signing_secret = self.box.seal(signing_secret)
+        await self.session.commit()
+        return integration
+
+    async def remove(self) -> None:
+        """Forget the integration; its URL answers 404 from now on. Removing twice is fine."""
+        integration = await self.find()
+        if integration is not None:
+            await self.session.delete(integration)
+            await self.session.commit()
+
+
+async def receive_stripe_event(
+    session: AsyncSession, box: SecretBox, integration_ref: str, body: bytes, signature: str | None
+) -> bool:
+    """Verify and store one delivery; True when it created a feedback item."""
+    integration = await _integration(session, integration_ref)
+    secret = box.open(integration.sealed_signing_secret)
+    if secret is None:
+        raise InvalidSignature("the signing secret can no longer be read here; save it again in Hearken")
+    verify_stripe_signature(body, signature, secret)
+    feedback = cancellation_feedback(body)
+    if feedback is None:
+        return False
+    project = await session.get_one(Project, integration.project_id)
+    if not await claim(session, project.id, FeedbackSource.STRIPE, feedback.event_id):
+        await session.rollback()
+        return False
+    await FeedbackItems(session, project, IMPORTER).create(
+        message=feedback.message,
+        source=FeedbackSource.STRIPE,
+        submitted_by=feedback.submitted_by,
+        metadata=feedback.metadata,
+    )
+    return True
+
+
+async def _integration(session: AsyncSession, ref: str) -> StripeIntegration:
+    try:
+        integration_id = UUID(ref)
+    except ValueError:
+        integration_id = None
+    integration = None if integration_id is None else await session.get(StripeIntegration, integration_id)
+    if integration is None:
+        raise NotFound("no Stripe integration with this id")
+    return integration
