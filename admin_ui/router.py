@@ -19,6 +19,7 @@ from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.install import InstallController
+from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.projects import ProjectsController
@@ -57,6 +58,7 @@ def console_router(settings: Settings) -> Router:
             ProjectsController,
             OriginsController,
             InstallController,
+            IntegrationsController,
             FeedbackController,
             RatingsController,
             ContactController,

@@ -1,0 +1,189 @@
+"""Integrations: a project's Stripe webhook (the URL to paste into Stripe) and its Mintlify import
+("Sync now", the last sync and its error in words). Credentials are written here and never shown again.
+
+The same services and body rules as the REST API, so the console cannot store what the API would refuse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.di import Provide
+from litestar.plugins.htmx import HTMXRequest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from admin_ui.forms import Form
+from admin_ui.rendering import render
+from app.api.integrations import provide_mintlify, provide_stripe
+from app.config import Settings
+from app.db.models import Project
+from app.imports.mintlify_api import MintlifyError
+from app.imports.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
+from app.imports.stripe_integrations import StripeIntegrations, webhook_url
+from app.schemas.integrations import MintlifyIntegrationBody, StripeIntegrationBody
+
+
+@dataclass
+class StripeForm:
+    signing_secret: str = ""
+
+
+@dataclass
+class MintlifyForm:
+    mintlify_project_id: str = ""
+    api_key: str = ""
+
+
+def body_errors(values: dict[str, str], body: type[msgspec.Struct], labels: dict[str, str]) -> dict[str, str]:
+    """The API body's rules applied to a form: {form field: message in words}."""
+    try:
+        msgspec.convert(values, body)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        field = text.rsplit("$.", 1)[-1].rstrip("`") if "$." in text else next(iter(labels))
+        form_field = next((name for name, key in labels.items() if key == field), next(iter(labels)))
+        missing = "Object missing required field" in text
+        return {form_field: "Required" if missing or not values.get(field) else "Not in the expected form"}
+    return {}
+
+
+def interval_in_words(seconds: int) -> str:
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            count = seconds // size
+            return f"every {unit}" if count == 1 else f"every {count} {unit}s"
+    return f"every {seconds} seconds"
+
+
+class IntegrationsController(Controller):
+    path = "/projects/{project_id:str}/integrations"
+    include_in_schema = False
+    dependencies = {"stripe": Provide(provide_stripe), "mintlify": Provide(provide_mintlify)}
+
+    async def _page(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        *,
+        status_code: int = 200,
+        **context: Any,
+    ) -> Any:
+        settings: Settings = request.app.state.settings
+        stripe_integration = await stripe.find()
+        return render(
+            request,
+            "integrations.html",
+            fragment="partials/_integrations.html",
+            status_code=status_code,
+            project=project,
+            stripe_url=None
+            if stripe_integration is None
+            else webhook_url(settings.base_url, stripe_integration),
+            mintlify_integration=await mintlify.find(),
+            sync_every=interval_in_words(settings.mintlify_sync_seconds),
+            errors=context.pop("errors", {}),
+            **context,
+        )
+
+    @get("/")
+    async def integrations_page(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+    ) -> Any:
+        return await self._page(request, project, stripe, mintlify)
+
+    @post("/stripe")
+    async def save_stripe(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        data: Form[StripeForm],
+    ) -> Any:
+        secret = data.signing_secret.strip()
+        errors = body_errors(
+            {"signing_secret": secret}, StripeIntegrationBody, {"signing_secret": "signing_secret"}
+        )
+        if errors:
+            errors["signing_secret"] = "Paste the signing secret from Stripe: it begins with whsec_"
+            return await self._page(request, project, stripe, mintlify, status_code=400, errors=errors)
+        await stripe.enable(secret)
+        return await self._page(request, project, stripe, mintlify, saved="Stripe is connected.")
+
+    @post("/stripe/remove")
+    async def remove_stripe(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+    ) -> Any:
+        await stripe.remove()
+        return await self._page(request, project, stripe, mintlify, saved="Stripe is removed.")
+
+    @post("/mintlify")
+    async def save_mintlify(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        data: Form[MintlifyForm],
+    ) -> Any:
+        values = {"project_id": data.mintlify_project_id.strip(), "api_key": data.api_key.strip()}
+        labels = {"mintlify_project_id": "project_id", "api_key": "api_key"}
+        errors = body_errors(values, MintlifyIntegrationBody, labels)
+        if errors:
+            return await self._page(
+                request,
+                project,
+                stripe,
+                mintlify,
+                status_code=400,
+                errors=errors,
+                mintlify_project_id=data.mintlify_project_id,
+            )
+        await mintlify.enable(values["project_id"], values["api_key"])
+        return await self._page(request, project, stripe, mintlify, saved="Mintlify is connected.")
+
+    @post("/mintlify/sync")
+    async def sync_mintlify(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        db_session: AsyncSession,
+    ) -> Any:
+        integration = await mintlify.get()
+        settings: Settings = request.app.state.settings
+        try:
+            imported = await import_mintlify_feedback(
+                request.app.state.session_maker, settings, integration.id
+            )
+        except MintlifyError:
+            await db_session.refresh(integration)
+            return await self._page(request, project, stripe, mintlify, sync_failed=True)
+        await db_session.refresh(integration)
+        synced = f"Imported {imported} new feedback item{'s' if imported != 1 else ''}."
+        return await self._page(request, project, stripe, mintlify, synced=synced)
+
+    @post("/mintlify/remove")
+    async def remove_mintlify(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+    ) -> Any:
+        await mintlify.remove()
+        return await self._page(request, project, stripe, mintlify, saved="Mintlify is removed.")
