@@ -80,7 +80,6 @@ async def receive_stripe_event(
         return False
     project = await session.get_one(Project, integration.project_id)
     if not await claim(session, project.id, FeedbackSource.STRIPE, feedback.event_id):
-        await session.rollback()
         return False
     await FeedbackItems(session, project, IMPORTER).create(
         message=feedback.message,
