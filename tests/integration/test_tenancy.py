@@ -71,7 +71,9 @@ def org_endpoints(app: Litestar) -> list[Endpoint]:
         ):
             continue
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
-            endpoints.append(Endpoint(method, route.path_format, tuple(route.path_parameters)))
+            endpoint = Endpoint(method, route.path_format, tuple(route.path_parameters))
+            if str(endpoint) not in PUBLIC_ROUTES:  # the Stripe receiver: no token, its own test below
+                endpoints.append(endpoint)
     return endpoints
 
 
