@@ -1,4 +1,4 @@
-"""The `hearken` command: the Litestar CLI with the app preloaded, plus operator commands (D12).
+"""The `hearken` command: the Litestar CLI with the app preloaded, plus operator commands.
 
 Each operator command prints one JSON object on stdout; on bad input it exits 1 with one line on stderr.
 """
@@ -34,7 +34,7 @@ def main() -> None:
     os.environ.setdefault("LITESTAR_HOST", settings.host)
     os.environ.setdefault("LITESTAR_PORT", str(settings.port))
     # uvicorn would rewrite the client address from X-Forwarded-For for 127.0.0.1 peers by itself;
-    # HEARKEN_TRUSTED_PROXIES alone decides whom to believe (D10).
+    # HEARKEN_TRUSTED_PROXIES alone decides whom to believe.
     os.environ.setdefault("FORWARDED_ALLOW_IPS", "")
     from litestar.cli.main import litestar_group
 

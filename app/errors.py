@@ -1,4 +1,4 @@
-"""Every error leaves as `{"error": <code>, "details": <sentence>}` (decisions.md D3)."""
+"""Every error leaves as `{"error": <code>, "details": <sentence>}`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Permission guards: a read-scoped token may only read (D4)."""
+"""Permission guards: a read-scoped token may only read (POST, PATCH, PUT and DELETE need a write token)."""
 
 from __future__ import annotations
 

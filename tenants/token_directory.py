@@ -20,7 +20,7 @@ from app.timestamps import utc_now
 from tenants.models import AccessToken, TokenScope
 
 LAST_USED_RESOLUTION = 60.0
-"""last_used_at is written at most once a minute per token (D4), not once per request."""
+"""last_used_at is written at most once a minute per token, not once per request."""
 
 
 @dataclass(frozen=True, slots=True)

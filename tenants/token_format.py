@@ -1,4 +1,4 @@
-"""The shape of an organization access token and how it is stored (D4)."""
+"""The shape of an organization access token and how it is stored."""
 
 from __future__ import annotations
 

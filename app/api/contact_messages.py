@@ -1,4 +1,4 @@
-"""Contact messages of a project: list, read and archive (D9)."""
+"""Contact messages of a project: list, read and archive."""
 
 from __future__ import annotations
 

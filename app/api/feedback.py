@@ -1,4 +1,4 @@
-"""Feedback items of a project: list, read, create, change, archive and the change history (D8)."""
+"""Feedback items of a project: list, read, create, change, archive and the change history."""
 
 from __future__ import annotations
 

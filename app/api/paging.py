@@ -1,4 +1,4 @@
-"""The page and limit query parameters every list takes (D5): out of range is 400, never clamped.
+"""The page and limit query parameters every list takes: out of range is 400, never clamped.
 
 Pages stop at a billion so that the row offset always fits the databases' 64-bit integers.
 """

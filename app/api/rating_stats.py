@@ -1,4 +1,4 @@
-"""Rating statistics and time series of a project (D7), read from the counters."""
+"""Rating statistics and time series of a project, read from the counters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ratings of a project: create (helpful and typed), list, read one, archive (D2, D5, D6)."""
+"""Ratings of a project: create (helpful and typed), list, read one, archive."""
 
 from __future__ import annotations
 

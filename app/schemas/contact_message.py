@@ -1,4 +1,4 @@
-"""The Contact message resource as read back through the API (D9)."""
+"""The Contact message resource as read back through the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The body the contact widget sends (interface.md, D9)."""
+"""The body the contact widget sends."""
 
 from __future__ import annotations
 

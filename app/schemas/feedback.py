@@ -1,4 +1,4 @@
-"""The Feedback item resource, its lists and its change history (D8)."""
+"""The Feedback item resource, its lists and its change history."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Request bodies that create and change feedback items (D8)."""
+"""Request bodies that create and change feedback items."""
 
 from __future__ import annotations
 

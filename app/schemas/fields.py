@@ -1,4 +1,4 @@
-"""Field rules shared by every body that carries them (interface tables, D6, D8, D9).
+"""Field rules shared by every body that carries them.
 
 Declared as msgspec constraints so that decoding enforces them and the OpenAPI document shows them.
 """

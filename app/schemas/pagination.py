@@ -1,4 +1,4 @@
-"""The pagination object of every list (D5)."""
+"""The pagination object of every list."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the public endpoints answer on success (D2); errors are the D3 bodies."""
+"""What the public endpoints answer on success; errors are the usual `{error, details}` bodies."""
 
 from __future__ import annotations
 

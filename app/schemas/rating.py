@@ -48,7 +48,7 @@ class RatingValueOut(msgspec.Struct):
 
 
 class TypedRatingOut(msgspec.Struct, kw_only=True):
-    """Typed form: context fields appear only when they were given (D6)."""
+    """Typed form: context fields appear only when they were given."""
 
     id: str
     project_id: str

@@ -1,4 +1,4 @@
-"""Statistics bodies (D7): one per rating type, tagged by "type", and their time-series forms."""
+"""Statistics bodies: one per rating type, tagged by "type", and their time-series forms."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Browser origins as projects allow them: validated and normalized when saved, matched per request (D10).
+"""Browser origins as projects allow them: validated and normalized when saved, matched per request.
 
 An origin is scheme + lowercase host + port, with the scheme's default port dropped. A non-ASCII host is
 written as browsers send it in the Origin header: UTS 46 / IDNA 2008 (`faß.de` is `xn--fa-hia.de`, not

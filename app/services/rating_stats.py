@@ -1,4 +1,4 @@
-"""Rating statistics and time series (D7), read from rating_counters (by day) and rating_totals (all
+"""Rating statistics and time series, read from rating_counters (by day) and rating_totals (all
 time) so their cost does not grow with the number of ratings.
 
 Whole UTC days come from the counters. When since or until falls inside a day, that edge day is

@@ -1,4 +1,4 @@
-"""The since/until bounds of statistics (D7): an ISO 8601 date or date-time, read as UTC.
+"""The since/until bounds of statistics: an ISO 8601 date or date-time, read as UTC.
 
 Bounds are half-open, [since, until). A date `until` means the whole of that day, so
 since=2026-03-01&until=2026-03-31 covers all of March.

@@ -1,4 +1,4 @@
-"""An organization access token (D4): only its SHA-256 digest and a display prefix are stored."""
+"""An organization access token: only its SHA-256 digest and a display prefix are stored."""
 
 from __future__ import annotations
 
