@@ -1,4 +1,4 @@
-"""Rating statistics and time series of a project, read from the counters."""
+"""Rating statistics, time series and per-version statistics of a project, read from the counters."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.parameters import PathFilter, Since, TypeFilter, Until
 from app.db.models import Project, RatingType
 from app.errors import error_responses
-from app.schemas.rating_stats import HelpfulStats, Interval, RatingSeries, RatingStats
-from app.services.rating_stats import rating_series, rating_stats
+from app.schemas.rating_stats import HelpfulStats, Interval, RatingSeries, RatingStats, RatingVersions
+from app.services.rating_stats import rating_series, rating_stats, version_stats
 from app.services.time_bounds import parse_bounds
 
 
@@ -76,3 +76,22 @@ class RatingStatsController(Controller):
     ) -> RatingSeries:
         start, end = parse_bounds(since, until)
         return await rating_series(db_session, project, type, path, start, end, interval)
+
+    @get(
+        "/versions",
+        summary="All-time statistics of each version, in the order the versions were first seen",
+        description=(
+            "One entry per version with counted ratings: the version, its first UTC day with a counted "
+            "rating (first_seen) and the statistics body of its ratings. Ratings without a version are "
+            "not listed."
+        ),
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def versions(
+        self,
+        db_session: AsyncSession,
+        project: Project,
+        type: TypeFilter = RatingType.HELPFUL,
+        path: PathFilter = None,
+    ) -> RatingVersions:
+        return await version_stats(db_session, project, type, path)

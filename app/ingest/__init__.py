@@ -6,6 +6,7 @@ stores ratings with add_ratings; every writer builds its rows from rating_rows.p
 
 from app.ingest.client_address import client_address, client_network
 from app.ingest.entry import Ingest, build_ingest
+from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
 from app.ingest.rating_writer import add_ratings, archive_rating
@@ -22,6 +23,7 @@ __all__ = [
     "build_ingest",
     "client_address",
     "client_network",
+    "counted_reason",
     "first_header",
     "helpful_input",
     "serving_gc",

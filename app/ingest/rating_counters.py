@@ -7,18 +7,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
-from typing import Protocol
+from typing import Any, Protocol
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.counter_upsert import add_to_counters
-from app.db.models import ALL_PATHS, RatingCounter, RatingTotal
+from app.db.models import (
+    ALL_PATHS,
+    NO_REASON,
+    NO_VERSION,
+    REASON_LENGTH,
+    RatingCounter,
+    RatingTotal,
+    RatingType,
+)
 
-CounterKey = tuple[UUID, str, str, date, int, int]
-"""(project_id, rating_type, path, day, scale, value)"""
-TotalKey = tuple[UUID, str, str, int, int]
-"""(project_id, rating_type, path, scale, value): a counter key without the day"""
+CounterKey = tuple[UUID, str, str, date, int, int, str, str]
+"""(project_id, rating_type, path, day, scale, value, version, reason)"""
+TotalKey = tuple[UUID, str, str, int, int, str, str]
+"""(project_id, rating_type, path, scale, value, version, reason): a counter key without the day"""
 
 
 class CountedRating(Protocol):
@@ -37,6 +45,10 @@ class CountedRating(Protocol):
     @property
     def path(self) -> str | None: ...
     @property
+    def version(self) -> str | None: ...
+    @property
+    def custom_data(self) -> dict[str, Any] | None: ...
+    @property
     def created_at(self) -> datetime: ...
 
 
@@ -45,10 +57,24 @@ def counter_keys(rating: CountedRating) -> tuple[CounterKey, ...]:
     day = rating.created_at.date()
     scale = rating.max_stars or 0
     base = (rating.project_id, rating.rating_type)
-    keys: tuple[CounterKey, ...] = ((*base, ALL_PATHS, day, scale, rating.value),)
+    reason = rating.custom_data.get("reason") if rating.custom_data else None
+    rest = (rating.version or NO_VERSION, counted_reason(rating.rating_type, reason))
+    keys: tuple[CounterKey, ...] = ((*base, ALL_PATHS, day, scale, rating.value, *rest),)
     if rating.path:
-        keys += ((*base, rating.path, day, scale, rating.value),)
+        keys += ((*base, rating.path, day, scale, rating.value, *rest),)
     return keys
+
+
+def counted_reason(rating_type: str, reason: object) -> str:
+    """The reason a rating is counted under: a helpful rating's metadata.reason when that is a string of
+    1 to REASON_LENGTH characters (what the helpful widget sends with a No); NO_REASON otherwise."""
+    if (
+        rating_type != RatingType.HELPFUL
+        or not isinstance(reason, str)
+        or not 0 < len(reason) <= REASON_LENGTH
+    ):
+        return NO_REASON
+    return reason
 
 
 def count_deltas(ratings: Iterable[CountedRating], sign: int) -> Counter[CounterKey]:
@@ -62,8 +88,8 @@ def count_deltas(ratings: Iterable[CountedRating], sign: int) -> Counter[Counter
 
 def total_deltas(deltas: Mapping[CounterKey, int]) -> Counter[TotalKey]:
     totals: Counter[TotalKey] = Counter()
-    for (project_id, rating_type, path, _, scale, value), n in deltas.items():
-        totals[project_id, rating_type, path, scale, value] += n
+    for (project_id, rating_type, path, _, scale, value, version, reason), n in deltas.items():
+        totals[project_id, rating_type, path, scale, value, version, reason] += n
     return totals
 
 

@@ -1,4 +1,4 @@
-"""Statistics bodies: one per rating type, tagged by "type", and their time-series forms."""
+"""Statistics bodies: one per rating type, tagged by "type", and their time-series and per-version forms."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ class HelpfulCounts(msgspec.Struct, kw_only=True):
     not_helpful: int
     percentage: float
     """Share of helpful, 0.0 to 100.0, one decimal; 0.0 when there are none."""
+    reasons: dict[str, int]
+    """How many "not helpful" ratings gave each reason (metadata.reason), most given first."""
 
 
 class StarCounts(msgspec.Struct, kw_only=True):
@@ -82,3 +84,34 @@ class NpsSeries(msgspec.Struct, tag_field="type", tag="nps"):
 
 
 RatingSeries = HelpfulSeries | StarSeries | NpsSeries
+
+
+class HelpfulVersion(HelpfulCounts):
+    version: str
+    first_seen: str
+    """The first UTC day (YYYY-MM-DD) with a counted rating of this version."""
+
+
+class StarVersion(StarCounts):
+    version: str
+    first_seen: str
+
+
+class NpsVersion(NpsCounts):
+    version: str
+    first_seen: str
+
+
+class HelpfulVersions(msgspec.Struct, tag_field="type", tag="helpful"):
+    versions: list[HelpfulVersion]
+
+
+class StarVersions(msgspec.Struct, tag_field="type", tag="star"):
+    versions: list[StarVersion]
+
+
+class NpsVersions(msgspec.Struct, tag_field="type", tag="nps"):
+    versions: list[NpsVersion]
+
+
+RatingVersions = HelpfulVersions | StarVersions | NpsVersions

@@ -1,5 +1,5 @@
-"""Rating statistics and time series, read from rating_counters (by day) and rating_totals (all
-time) so their cost does not grow with the number of ratings.
+"""Rating statistics, time series and per-version statistics, read from rating_counters (by day) and
+rating_totals (all time) so their cost does not grow with the number of ratings.
 
 Whole UTC days come from the counters. When since or until falls inside a day, that edge day is
 counted from the rating rows between the bound and midnight (an index range on project, type and
@@ -15,32 +15,49 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 import msgspec
-from sqlalchemy import Select, false, func, select
+from sqlalchemy import Select, false, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ALL_PATHS, Project, Rating, RatingCounter, RatingTotal, RatingType
+from app.db.models import (
+    ALL_PATHS,
+    NO_REASON,
+    NO_VERSION,
+    Project,
+    Rating,
+    RatingCounter,
+    RatingTotal,
+    RatingType,
+)
 from app.errors import InvalidRequest
-from app.ingest import DEFAULT_MAX_STARS
+from app.ingest import DEFAULT_MAX_STARS, counted_reason
 from app.schemas.rating_stats import (
     HelpfulPoint,
     HelpfulSeries,
     HelpfulStats,
+    HelpfulVersion,
+    HelpfulVersions,
     Interval,
     NpsCategory,
     NpsPoint,
     NpsSeries,
     NpsStats,
+    NpsVersion,
+    NpsVersions,
     RatingSeries,
     RatingStats,
+    RatingVersions,
     StarPoint,
     StarSeries,
     StarStats,
+    StarVersion,
+    StarVersions,
 )
 from app.services.time_bounds import start_of_day
 from app.timestamps import iso_z, utc_now
 
-Tally = Counter[tuple[int, int]]
-"""Count of ratings by (scale, value); scale is max_stars for star ratings, 0 otherwise."""
+Tally = Counter[tuple[int, int, str]]
+"""Count of ratings by (scale, value, reason); scale is max_stars for star ratings, 0 otherwise; reason
+is a helpful rating's counted reason (NO_REASON for none)."""
 
 MAX_POINTS = 366
 """A series answers at most a year of days (or seven years of weeks) in one request."""
@@ -61,12 +78,12 @@ async def rating_stats(
     tally: Tally = Counter()
     if split.all_time:
         rows = await session.execute(_totals_query(project, rating_type, path))
-        for scale, value, count in rows.tuples():
-            tally[scale, value] += int(count)
+        for scale, value, reason, count in rows.tuples():
+            tally[scale, value, reason] += int(count)
     elif split.has_whole_days:
         rows = await session.execute(_counter_query(project, rating_type, path, split))
-        for scale, value, count in rows.tuples():
-            tally[scale, value] += int(count)
+        for scale, value, reason, count in rows.tuples():
+            tally[scale, value, reason] += int(count)
     for start, end in split.edges:
         tally.update(await _row_tally(session, project, rating_type, path, start, end))
     return stats_of(rating_type, tally)
@@ -94,6 +111,49 @@ async def rating_series(
     points = [_point(stats_of(rating_type, by_bucket[start]), iso_z(start_of_day(start))) for start in starts]
     series_type = _SERIES[rating_type]
     return series_type(interval=interval, points=points)  # type: ignore[arg-type]
+
+
+async def version_stats(
+    session: AsyncSession, project: Project, rating_type: RatingType, path: str | None = None
+) -> RatingVersions:
+    """All-time statistics of each version with counted ratings, in the order the versions were first
+    seen (their first UTC day with a counted rating), from the totals and the day counters."""
+    where = (
+        RatingTotal.project_id == project.id,
+        RatingTotal.rating_type == str(rating_type),
+        RatingTotal.path == (path or ALL_PATHS),
+        RatingTotal.version != NO_VERSION,
+    )
+    tallies: defaultdict[str, Tally] = defaultdict(Counter)
+    rows = await session.execute(
+        select(
+            RatingTotal.version, RatingTotal.scale, RatingTotal.value, RatingTotal.reason, RatingTotal.count
+        ).where(*where)
+    )
+    for version, scale, value, reason, count in rows.tuples():
+        tallies[version][scale, value, reason] += int(count)
+    first_days = await session.execute(
+        select(RatingCounter.version, func.min(RatingCounter.day))
+        .where(
+            RatingCounter.project_id == project.id,
+            RatingCounter.rating_type == str(rating_type),
+            RatingCounter.path == (path or ALL_PATHS),
+            RatingCounter.version != NO_VERSION,
+            RatingCounter.count > 0,
+        )
+        .group_by(RatingCounter.version)
+    )
+    seen = sorted((day, version) for version, day in first_days.tuples())
+    entry_type, body_type = _VERSIONS[rating_type]
+    entries = [
+        entry_type(
+            **msgspec.structs.asdict(stats_of(rating_type, tallies[version])),
+            version=version,
+            first_seen=day.isoformat(),
+        )
+        for day, version in seen
+    ]
+    return body_type(versions=entries)  # type: ignore[arg-type]
 
 
 async def counted_total(
@@ -158,22 +218,30 @@ def bucket_start(day: date, interval: Interval) -> date:
 
 
 def stats_of(rating_type: RatingType, tally: Tally) -> RatingStats:
-    counts = {key: n for key, n in tally.items() if n}
     if rating_type == RatingType.HELPFUL:
-        return helpful_stats(counts)
-    if rating_type == RatingType.STAR:
-        return star_stats(counts)
-    return nps_stats(counts)
+        return helpful_stats(tally)
+    counts: Counter[tuple[int, int]] = Counter()
+    for (scale, value, _), n in tally.items():
+        counts[scale, value] += n
+    positive = {key: n for key, n in counts.items() if n}
+    return star_stats(positive) if rating_type == RatingType.STAR else nps_stats(positive)
 
 
-def helpful_stats(tally: dict[tuple[int, int], int]) -> HelpfulStats:
-    helpful = sum(n for (_, value), n in tally.items() if value == 1)
+def helpful_stats(tally: Tally) -> HelpfulStats:
+    helpful = sum(n for (_, value, _), n in tally.items() if value == 1)
     total = sum(tally.values())
+    reasons: Counter[str] = Counter()
+    for (_, value, reason), n in tally.items():
+        if value == 0 and reason != NO_REASON:
+            reasons[reason] += n
     return HelpfulStats(
         total=total,
         helpful=helpful,
         not_helpful=total - helpful,
         percentage=round(100 * helpful / total, 1) if total else 0.0,
+        reasons={
+            reason: n for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0])) if n
+        },
     )
 
 
@@ -236,8 +304,8 @@ async def _day_tallies(
     if split.has_whole_days:
         query = _counter_query(project, rating_type, path, split)
         rows = await session.execute(query.add_columns(RatingCounter.day).group_by(RatingCounter.day))
-        for scale, value, count, day in rows.tuples():
-            tallies[day][scale, value] += int(count)
+        for scale, value, reason, count, day in rows.tuples():
+            tallies[day][scale, value, reason] += int(count)
     for start, end in split.edges:
         tallies[start.date()].update(await _row_tally(session, project, rating_type, path, start, end))
     return tallies
@@ -245,13 +313,13 @@ async def _day_tallies(
 
 def _totals_query(project: Project, rating_type: RatingType, path: str | None) -> Select[Any]:
     return (
-        select(RatingTotal.scale, RatingTotal.value, func.sum(RatingTotal.count))
+        select(RatingTotal.scale, RatingTotal.value, RatingTotal.reason, func.sum(RatingTotal.count))
         .where(
             RatingTotal.project_id == project.id,
             RatingTotal.rating_type == str(rating_type),
             RatingTotal.path == (path or ALL_PATHS),
         )
-        .group_by(RatingTotal.scale, RatingTotal.value)
+        .group_by(RatingTotal.scale, RatingTotal.value, RatingTotal.reason)
     )
 
 
@@ -259,13 +327,13 @@ def _counter_query(
     project: Project, rating_type: RatingType, path: str | None, split: DaySplit
 ) -> Select[Any]:
     query = (
-        select(RatingCounter.scale, RatingCounter.value, func.sum(RatingCounter.count))
+        select(RatingCounter.scale, RatingCounter.value, RatingCounter.reason, func.sum(RatingCounter.count))
         .where(
             RatingCounter.project_id == project.id,
             RatingCounter.rating_type == str(rating_type),
             RatingCounter.path == (path or ALL_PATHS),
         )
-        .group_by(RatingCounter.scale, RatingCounter.value)
+        .group_by(RatingCounter.scale, RatingCounter.value, RatingCounter.reason)
     )
     if split.first_day is not None:
         query = query.where(RatingCounter.day >= split.first_day)
@@ -282,9 +350,11 @@ async def _row_tally(
     start: datetime,
     end: datetime,
 ) -> Tally:
-    """Count one partial day from the rating rows themselves (at most a day of one type)."""
+    """Count one partial day from the rating rows themselves (at most a day of one type), a helpful
+    rating under the reason the counters count it by."""
+    reason = Rating.custom_data["reason"] if rating_type == RatingType.HELPFUL else literal(None)
     query = (
-        select(Rating.max_stars, Rating.value, func.count())
+        select(Rating.max_stars, Rating.value, reason, func.count())
         .where(
             Rating.project_id == project.id,
             Rating.rating_type == str(rating_type),
@@ -292,12 +362,14 @@ async def _row_tally(
             Rating.created_at >= start,
             Rating.created_at < end,
         )
-        .group_by(Rating.max_stars, Rating.value)
+        .group_by(Rating.max_stars, Rating.value, reason)
     )
     if path:
         query = query.where(Rating.path == path)
-    rows = await session.execute(query)
-    return Counter({(scale or 0, value): int(n) for scale, value, n in rows.tuples()})
+    tally: Tally = Counter()
+    for scale, value, given, n in (await session.execute(query)).tuples():
+        tally[scale or 0, value, counted_reason(rating_type, given)] += int(n)
+    return tally
 
 
 def _step(interval: Interval) -> timedelta:
@@ -324,3 +396,10 @@ _SERIES: dict[str, type[Any]] = {
 
 def _point(stats: RatingStats, start: str) -> Any:
     return _POINTS[type(stats)](start=start, **msgspec.structs.asdict(stats))
+
+
+_VERSIONS: dict[RatingType, tuple[type[Any], type[RatingVersions]]] = {
+    RatingType.HELPFUL: (HelpfulVersion, HelpfulVersions),
+    RatingType.STAR: (StarVersion, StarVersions),
+    RatingType.NPS: (NpsVersion, NpsVersions),
+}

@@ -1,6 +1,6 @@
-"""Property check: after random inserts and archives across paths, types and days, every statistics answer
-(counters plus partial-day row counts) equals a plain recount of the rating rows. Seeded, so a failure
-replays exactly."""
+"""Property check: after random inserts and archives across paths, types, days, versions and reasons, every
+statistics answer (counters plus partial-day row counts), reason counts and per-version statistics included,
+equals a plain recount of the rating rows. Seeded, so a failure replays exactly."""
 
 from __future__ import annotations
 
@@ -17,13 +17,31 @@ from app.config import Settings
 from app.db.models import Rating, RatingType
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
 from app.ingest.batches import RatingBatches, rating_batches
-from app.services.rating_stats import counted_total, rating_series, rating_stats
+from app.services.rating_stats import counted_total, rating_series, rating_stats, version_stats
 from tests.factories import Tenant
 from tests.rating_clock import rate_at
 
 FIRST_DAY = datetime(2026, 6, 1, tzinfo=UTC)
 DAYS = 9
 PATHS = ("/a", "/b", "/c/d", None)
+VERSIONS = ("1.0", "1.1", "2.0", None)
+# what a helpful rating's metadata may hold: counted reasons, and values that are not counted as one
+METADATA = (
+    None,
+    {"reason": "inaccurate"},
+    {"reason": "hard_to_understand", "seats": 3},
+    {"reason": "other"},
+    {"reason": "x" * 65},
+    {"reason": 7},
+    {"reason": ""},
+    {"plan": "pro"},
+)
+
+
+def counted(metadata: dict[str, Any] | None) -> str | None:
+    """The reason a recount counts: a string of 1 to 64 characters."""
+    reason = (metadata or {}).get("reason")
+    return reason if isinstance(reason, str) and 0 < len(reason) <= 64 else None
 
 
 def random_moment(rng: random.Random) -> datetime:
@@ -35,15 +53,26 @@ def random_moment(rng: random.Random) -> datetime:
 
 def random_input(rng: random.Random) -> RatingInput:
     rating_type = rng.choice(list(RatingType))
-    path = rng.choice(PATHS)
+    path, version = rng.choice(PATHS), rng.choice(VERSIONS)
     if rating_type == RatingType.HELPFUL:
-        return RatingInput(rating_type=rating_type, value=rng.randint(0, 1), path=path)
+        value = rng.randint(0, 1)
+        metadata = rng.choice(METADATA) if value == 0 or rng.random() < 0.2 else None
+        return RatingInput(
+            rating_type=rating_type, value=value, path=path, version=version, custom_data=metadata
+        )
     if rating_type == RatingType.STAR:
         max_stars = rng.choice((3, 5, 5, 7))
         return RatingInput(
-            rating_type=rating_type, value=rng.randint(1, max_stars), max_stars=max_stars, path=path
+            rating_type=rating_type,
+            value=rng.randint(1, max_stars),
+            max_stars=max_stars,
+            path=path,
+            version=version,
         )
-    return RatingInput(rating_type=rating_type, value=rng.randint(0, 10), path=path)
+    metadata = rng.choice((None, {"reason": "other"}))  # not a helpful rating: never counted as a reason
+    return RatingInput(
+        rating_type=rating_type, value=rng.randint(0, 10), path=path, version=version, custom_data=metadata
+    )
 
 
 def random_bound(rng: random.Random) -> datetime | None:
@@ -56,7 +85,12 @@ def random_bound(rng: random.Random) -> datetime | None:
 
 
 def recount(
-    rows: list[Rating], rating_type: str, path: str | None, since: datetime | None, until: datetime | None
+    rows: list[Rating],
+    rating_type: str,
+    path: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    version: str | None = None,
 ) -> dict[str, Any]:
     """The statistics figures computed directly from the rows that match."""
     chosen = [
@@ -67,16 +101,22 @@ def recount(
         and (path is None or r.path == path)
         and (since is None or r.created_at >= since)
         and (until is None or r.created_at < until)
+        and (version is None or r.version == version)
     ]
     values = [r.value for r in chosen]
     total = len(values)
     if rating_type == RatingType.HELPFUL:
         yes = values.count(1)
+        given = [counted(r.custom_data) for r in chosen if r.value == 0 and counted(r.custom_data)]
+        reasons = sorted(
+            {reason: given.count(reason) for reason in given}.items(), key=lambda rn: (-rn[1], rn[0])
+        )
         return {
             "total": total,
             "helpful": yes,
             "not_helpful": total - yes,
             "percentage": round(100 * yes / total, 1) if total else 0.0,
+            "reasons": dict(reasons),
         }
     if rating_type == RatingType.STAR:
         top = max((r.max_stars or 0 for r in chosen), default=5)
@@ -157,6 +197,29 @@ async def test_every_answer_equals_a_recount(
                     stats = await rating_stats(session, project, rating_type, path, since, until)
                     answer = msgspec.structs.asdict(stats)
                     assert answer == recount(rows, rating_type, path, since, until), (since, until, path)
+                    if rating_type == RatingType.HELPFUL:  # most given first, as the recount orders them
+                        assert list(answer["reasons"]) == list(
+                            recount(rows, rating_type, path, since, until)["reasons"]
+                        )
+
+        for rating_type in RatingType:
+            for path in PATHS:
+                versions = (await version_stats(session, project, rating_type, path)).versions
+                expected = []
+                for version in VERSIONS[:-1]:
+                    counted_rows = [
+                        r
+                        for r in rows
+                        if (r.rating_type, r.version) == (rating_type, version)
+                        and not r.archived
+                        and (path is None or r.path == path)
+                    ]
+                    if counted_rows:
+                        first = min(r.created_at for r in counted_rows).date().isoformat()
+                        figures = recount(rows, rating_type, path, None, None, version)
+                        expected.append({"version": version, "first_seen": first, **figures})
+                expected.sort(key=lambda entry: (entry["first_seen"], entry["version"]))
+                assert [msgspec.structs.asdict(v) for v in versions] == expected, (rating_type, path)
 
         for rating_type in RatingType:
             for path in PATHS:

@@ -9,7 +9,7 @@ from app.db.models.mintlify_integration import MintlifyIntegration
 from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
-from app.db.models.rating_counter import ALL_PATHS, RatingCounter
+from app.db.models.rating_counter import ALL_PATHS, NO_REASON, NO_VERSION, REASON_LENGTH, RatingCounter
 from app.db.models.rating_total import RatingTotal
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.webhook_attempt import WebhookAttempt
@@ -19,6 +19,9 @@ from tenants.models import AccessToken, Invitation, Membership, Organization, Ro
 
 __all__ = [
     "ALL_PATHS",
+    "NO_REASON",
+    "NO_VERSION",
+    "REASON_LENGTH",
     "AccessToken",
     "ContactMessage",
     "FeedbackChange",

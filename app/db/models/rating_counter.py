@@ -1,4 +1,5 @@
-"""Exact rating counts by project, type, path, UTC day, scale and value, kept in step with every write.
+"""Exact rating counts by project, type, path, UTC day, scale, value, version and reason, kept in step
+with every write.
 
 Statistics read these rows instead of scanning ratings, so they cost the same at a thousand ratings
 as at ten million. Each rating is counted twice: under its own path and under ALL_PATHS.
@@ -15,6 +16,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 ALL_PATHS = ""
 """The path under which every rating of a project is counted (real paths start with '/')."""
+NO_VERSION = ""
+"""The version under which ratings without one are counted."""
+NO_REASON = ""
+"""The reason under which ratings without one (every star and nps rating) are counted."""
+REASON_LENGTH = 64
+"""The longest reason counted: a helpful rating's metadata.reason, a string of 1 to 64 characters."""
 
 
 class RatingCounter(DefaultBase):
@@ -27,4 +34,8 @@ class RatingCounter(DefaultBase):
     # max_stars for star ratings, 0 for the other types
     scale: Mapped[int] = mapped_column(Integer, primary_key=True)
     value: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    # the ratings' version, NO_VERSION when they have none
+    version: Mapped[str] = mapped_column(String(100), primary_key=True, default=NO_VERSION)
+    # a helpful rating's reason (metadata.reason), NO_REASON when it gives none
+    reason: Mapped[str] = mapped_column(String(REASON_LENGTH), primary_key=True, default=NO_REASON)
     count: Mapped[int] = mapped_column(BigInteger, default=0)
