@@ -45,7 +45,8 @@ class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class PublicFeedbackBody(msgspec.Struct, kw_only=True):
-    """POST /feedback/submit (public): source Widget, status New."""
+    """POST /feedback/submit (public): source Widget, status New. The NPS widget sends {"nps": score}
+    as the metadata of a comment."""
 
     project_key: UUID
     message: PublicFeedbackMessage

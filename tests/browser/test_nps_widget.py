@@ -40,11 +40,12 @@ def test_keyboard_alone_scores_comments_and_sends(page: Page, site: Site) -> Non
     path = urlsplit(url).path
     assert (rating["path"], rating["version"], rating["submitted_by"]) == (path, "3.1", "nps_user")
     [item] = site.server.read(site.tenant, "feedback")["feedback"]
-    assert (item["message"], item["path"], item["version"], item["submitted_by"]) == (
+    assert (item["message"], item["path"], item["version"], item["submitted_by"], item["metadata"]) == (
         "Clear install guide.",
         path,
         "3.1",
         "nps_user",
+        {"nps": 9},
     )
 
 

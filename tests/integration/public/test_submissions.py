@@ -53,6 +53,26 @@ async def test_helpful_rating_keeps_its_metadata_and_shows_it_in_the_typed_form(
     assert [r["metadata"] for r in listed.json()["ratings"]] == [{"reason": "inaccurate"}]
 
 
+async def test_feedback_keeps_its_metadata_and_the_api_returns_it(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    body = {
+        **valid_bodies(tenant.project_key)["/api/v1/feedback/submit"],
+        "metadata": {"nps": 9, "plan": "pro"},
+    }
+    assert (
+        await client.post("/api/v1/feedback/submit", json=body, headers={"Origin": ALLOWED})
+    ).status_code == 200
+    plain = {**valid_bodies(tenant.project_key)["/api/v1/feedback/submit"], "message": "No metadata here"}
+    assert (
+        await client.post("/api/v1/feedback/submit", json=plain, headers={"Origin": ALLOWED})
+    ).status_code == 200
+    listed = await client.get(f"/api/v1/projects/{tenant.project_id}/feedback", headers=tenant.headers)
+    by_message = {item["message"]: item for item in listed.json()["feedback"]}
+    assert by_message["The search box ignores accents"]["metadata"] == {"nps": 9, "plan": "pro"}
+    assert "metadata" not in by_message["No metadata here"]  # absent, not null
+
+
 async def test_typed_rating_is_201_with_id_and_type(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
