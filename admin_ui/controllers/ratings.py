@@ -1,5 +1,6 @@
 """Ratings per project: helpful percentage, star average and distribution, NPS score and category,
-each with a chart over time, and the pages with the most "not helpful" votes.
+each with a chart over time; the chosen page's helpfulness per version and its most common reasons for
+"No"; and the pages with the most "not helpful" votes.
 
 Figures come from the rating statistics service the API uses (rating_stats / rating_series)."""
 
@@ -14,10 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from admin_ui.charts import bar_chart
 from admin_ui.listing import choice
 from admin_ui.rendering import render
+from admin_ui.version_ranges import reason_label, significant_drop, version_ranges
 from app.db.models import Project, RatingType
 from app.errors import InvalidRequest
+from app.schemas.rating_stats import HelpfulVersions
 from app.services.helpful_pages import most_not_helpful
-from app.services.rating_stats import rating_series, rating_stats
+from app.services.rating_stats import rating_series, rating_stats, version_stats
 
 
 def _path(value: str) -> str | None:
@@ -44,6 +47,9 @@ class RatingsController(Controller):
             kind: (await rating_series(db_session, project, kind, path, interval=interval)).points  # type: ignore[arg-type]
             for kind in RatingType
         }
+        versions = await version_stats(db_session, project, RatingType.HELPFUL, path)
+        assert isinstance(versions, HelpfulVersions)
+        ranges = version_ranges(versions.versions)
         max_stars = len(star.distribution)  # type: ignore[union-attr]
         label = "Week of " if interval == "week" else ""
         charts = {
@@ -78,6 +84,9 @@ class RatingsController(Controller):
             nps=nps,
             charts=charts,
             pages=await most_not_helpful(db_session, project),
+            versions=ranges,
+            drop=significant_drop(ranges),
+            reasons=[(reason_label(reason), n) for reason, n in list(helpful.reasons.items())[:5]],  # type: ignore[union-attr]
             interval=interval,
             path=path or "",
         )

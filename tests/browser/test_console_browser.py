@@ -238,3 +238,29 @@ def test_account_change_password_and_log_out_other_sessions(page: Page, console_
     expect(page.get_by_role("heading", name="Not found")).to_be_visible()
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
     screenshot(page, "23-error-page")
+
+
+def test_ratings_page_compares_a_pages_versions(page: Page, console_server: str) -> None:
+    project_id, token = project_with_token(page, console_server, "Versions Org")
+    typed = f"/projects/{project_id}/ratings/typed"
+    votes = [("2.3", True, None)] * 9 + [("2.3", False, "other")]
+    votes += (
+        [("2.4", True, None)] * 2
+        + [("2.4", False, "code_sample_wrong")] * 5
+        + [("2.4", False, "inaccurate")] * 3
+    )
+    for version, value, reason in votes:
+        context = {"path": "/install", "version": version, "metadata": {"reason": reason} if reason else None}
+        api_post(
+            console_server, token, typed, {"rating": {"type": "helpful", "value": value}, "context": context}
+        )
+    page.goto(f"{console_server}/projects/{project_id}/ratings?path=/install")
+    versions = page.get_by_role("region", name="Versions")
+    expect(versions.get_by_text("Helpfulness fell from 90 % to 20 % in 2.4")).to_be_visible()
+    expect(versions.get_by_role("row")).to_have_count(3)  # the header and two versions, oldest first
+    expect(versions.get_by_role("row").nth(1)).to_contain_text("2.3")
+    expect(versions.get_by_role("img", name="59.6 % to 98.2 %")).to_be_visible()
+    expect(versions.get_by_role("listitem")).to_have_text(["Code sample wrong 5", "Inaccurate 3", "Other 1"])
+    expect(page.get_by_role("region", name="Net Promoter Score")).to_contain_text("No ratings yet")
+    versions.scroll_into_view_if_needed()
+    screenshot(page, "13-ratings-versions")

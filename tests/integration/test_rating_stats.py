@@ -75,6 +75,7 @@ def helpful(total: int, yes: int, percentage: float) -> dict[str, Any]:
         "helpful": yes,
         "not_helpful": total - yes,
         "percentage": percentage,
+        "reasons": {},
     }
 
 
@@ -221,6 +222,7 @@ def day(start: str, total: int, yes: int, percentage: float) -> dict[str, Any]:
         "helpful": yes,
         "not_helpful": total - yes,
         "percentage": percentage,
+        "reasons": {},
     }
 
 
@@ -350,3 +352,39 @@ async def test_bad_stats_parameters_are_400(
 async def test_a_year_of_days_is_allowed(client: AsyncTestClient, tenant: Tenant) -> None:
     body = await stats(client, tenant, "/stats/series?since=2025-01-01&until=2025-12-31")
     assert len(body["points"]) == 365
+
+
+async def test_versions_in_the_order_first_seen_with_reasons_and_archives_left_out(
+    client: AsyncTestClient, tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def helpful_body(value: bool, version: str | None, reason: str | None = None) -> dict[str, Any]:
+        metadata = {"reason": reason} if reason else None
+        return {
+            "rating": {"type": "helpful", "value": value},
+            "context": {"path": "/guide", "version": version, "metadata": metadata},
+        }
+
+    await rate(client, tenant, monkeypatch, "2026-05-03T09:00:00", helpful_body(True, "10.0"))
+    await rate(client, tenant, monkeypatch, "2026-05-01T09:00:00", helpful_body(True, "9.0"))
+    await rate(client, tenant, monkeypatch, "2026-05-02T09:00:00", helpful_body(False, "9.0", "inaccurate"))
+    await rate(client, tenant, monkeypatch, "2026-05-04T09:00:00", helpful_body(False, "10.0", "other"))
+    gone = await rate(
+        client, tenant, monkeypatch, "2026-05-02T10:00:00", helpful_body(False, "10.0", "other")
+    )
+    await rate(client, tenant, monkeypatch, "2026-05-02T11:00:00", helpful_body(True, None))
+    await client.delete(url(tenant, f"/{gone}"), headers=tenant.headers)
+
+    body = await stats(client, tenant, "/stats/versions?type=helpful&path=/guide")
+    assert body == {
+        "type": "helpful",
+        "versions": [
+            {"version": "9.0", "first_seen": "2026-05-01", "total": 2, "helpful": 1, "not_helpful": 1,
+             "percentage": 50.0, "reasons": {"inaccurate": 1}},
+            {"version": "10.0", "first_seen": "2026-05-03", "total": 2, "helpful": 1, "not_helpful": 1,
+             "percentage": 50.0, "reasons": {"other": 1}},
+        ],
+    }  # fmt: skip
+    nps = await stats(client, tenant, "/stats/versions?type=nps")
+    assert nps == {"type": "nps", "versions": []}
+    refused = await client.get(url(tenant, "/stats/versions?type=emoji"), headers=tenant.read_headers)
+    assert refused.status_code == 400 and "type" in refused.json()["details"]

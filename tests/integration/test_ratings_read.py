@@ -157,7 +157,14 @@ async def test_archive_hides_the_rating_and_is_idempotent(client: AsyncTestClien
     assert archived.json()["archived"] is True
     assert archived.json()["value"] == {"type": "helpful", "value": False}
     stats = (await client.get(url(tenant, "/stats"), headers=tenant.headers)).json()
-    assert stats == {"type": "helpful", "total": 1, "helpful": 1, "not_helpful": 0, "percentage": 100.0}
+    assert stats == {
+        "type": "helpful",
+        "total": 1,
+        "helpful": 1,
+        "not_helpful": 0,
+        "percentage": 100.0,
+        "reasons": {},
+    }
 
 
 async def test_unknown_rating_is_404_and_bad_id_400(client: AsyncTestClient, tenant: Tenant) -> None:

@@ -36,19 +36,28 @@ def test_nps_category_boundaries(score: int, category: str) -> None:
 
 
 def test_helpful_percentage_has_one_decimal() -> None:
-    stats = stats_of(RatingType.HELPFUL, Counter({(0, 1): 2, (0, 0): 1}))
+    stats = stats_of(RatingType.HELPFUL, Counter({(0, 1, ""): 2, (0, 0, ""): 1}))
     assert (stats.total, stats.percentage) == (3, 66.7)  # type: ignore[union-attr]
+
+
+def test_reasons_count_the_nos_most_given_first_without_zeros() -> None:
+    tally = Counter(
+        {(0, 0, "other"): 1, (0, 0, "inaccurate"): 3, (0, 0, ""): 2, (0, 1, "clear"): 4, (0, 0, "gone"): 0}
+    )
+    stats = stats_of(RatingType.HELPFUL, tally)
+    assert list(stats.reasons.items()) == [("inaccurate", 3), ("other", 1)]  # type: ignore[union-attr]
+    assert (stats.total, stats.not_helpful) == (10, 6)  # type: ignore[union-attr]
 
 
 def test_zero_counts_do_not_widen_the_star_scale() -> None:
     """Archiving leaves zero counter rows; a 10-star scale that no longer has ratings is not shown."""
-    stats = stats_of(RatingType.STAR, Counter({(10, 7): 0, (3, 2): 1, (3, 3): 2}))
+    stats = stats_of(RatingType.STAR, Counter({(10, 7, ""): 0, (3, 2, ""): 1, (3, 3, ""): 2}))
     assert stats.distribution == {"1": 0, "2": 1, "3": 2}  # type: ignore[union-attr]
     assert stats.average == 2.67  # type: ignore[union-attr]
 
 
 def test_nps_score_is_rounded_to_an_integer() -> None:
-    stats = stats_of(RatingType.NPS, Counter({(0, 10): 2, (0, 8): 3, (0, 2): 1}))
+    stats = stats_of(RatingType.NPS, Counter({(0, 10, ""): 2, (0, 8, ""): 3, (0, 2, ""): 1}))
     assert (stats.score, stats.promoters, stats.passives, stats.detractors) == (17, 2, 3, 1)  # type: ignore[union-attr]
 
 
