@@ -283,6 +283,8 @@ def postgres_part() -> None:
                 "legacy": "/ratings/stats",
                 "series (90 days)": "/ratings/stats/series?type=helpful&interval=day",
                 "one path": "/ratings/stats/typed?type=helpful&path=/docs/page-7",
+                "versions": "/ratings/stats/versions?type=helpful",
+                "versions of one path": "/ratings/stats/versions?type=helpful&path=/docs/page-7",
             }.items():
                 little = p50(server, f"/api/v1/projects/{small.id}{path}", token)
                 big = p50(server, f"/api/v1/projects/{large.id}{path}", token)

@@ -36,14 +36,22 @@ async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> tuple[str, 
         return token, made
 
 
-def _rating(rng: random.Random) -> RatingInput:
+REASONS = ("inaccurate", "hard_to_understand", "missing_information", "code_sample_wrong", "other")
+
+
+def _rating(rng: random.Random, version: str) -> RatingInput:
+    """A release every month (the version) and a reason with most "No" answers, as the widgets send them."""
     path = f"/docs/page-{rng.randrange(200)}"
     kind = rng.random()
     if kind < 0.6:
-        return RatingInput(rating_type="helpful", value=int(rng.random() < 0.7), path=path)
+        value = int(rng.random() < 0.7)
+        reason = {"reason": rng.choice(REASONS)} if not value and rng.random() < 0.6 else None
+        return RatingInput(rating_type="helpful", value=value, path=path, version=version, custom_data=reason)
     if kind < 0.85:
-        return RatingInput(rating_type="star", value=rng.randint(1, 5), max_stars=5, path=path)
-    return RatingInput(rating_type="nps", value=rng.randint(0, 10), path=path)
+        return RatingInput(
+            rating_type="star", value=rng.randint(1, 5), max_stars=5, path=path, version=version
+        )
+    return RatingInput(rating_type="nps", value=rng.randint(0, 10), path=path, version=version)
 
 
 async def ratings(
@@ -55,7 +63,8 @@ async def ratings(
     batch = min(5000, max(1, count // days))
     now = utc_now()
     for index, start in enumerate(range(0, count, batch)):
-        items = [(project_id, _rating(rng)) for _ in range(min(batch, count - start))]
+        version = f"2.{(days - index % days) // 30}"
+        items = [(project_id, _rating(rng, version)) for _ in range(min(batch, count - start))]
         async with session_maker() as session:
             await add_ratings(session, items, created_at=now - timedelta(days=index % days, minutes=index))
             await session.commit()
