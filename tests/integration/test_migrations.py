@@ -1,4 +1,4 @@
-"""Migrations that carry data: 0003 totals the day counters that a database already holds; 0005 counts
+"""Migrations that carry data: 0003 totals the day counters that a database already holds; 0008 counts
 the ratings again by version and reason."""
 
 from __future__ import annotations

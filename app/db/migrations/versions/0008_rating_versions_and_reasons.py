@@ -1,7 +1,7 @@
 """rating counters by version and reason; feedback metadata
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-25 13:20:00
 
 The day counters and totals gain two key columns, the ratings' version and a helpful rating's reason.
@@ -17,8 +17,8 @@ from advanced_alchemy.types import GUID, JsonB
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0005"
-down_revision = "0004"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
