@@ -146,15 +146,6 @@ async def test_feedback_type_defaults_to_other(
     assert (item.type, item.path, item.version, item.submitted_by) == ("Other", None, None, None)
 
 
-async def test_feedback_keeps_its_metadata_and_the_api_returns_it(
-    client: AsyncTestClient, tenant: Tenant
-) -> None:
-    body = {"project_key": tenant.project_key, "message": "Would recommend", "metadata": {"nps": 9}}
-    assert (await client.post("/api/v1/feedback/submit", json=body)).status_code == 200
-    listed = await client.get(f"/api/v1/projects/{tenant.project_id}/feedback", headers=tenant.read_headers)
-    assert [item["metadata"] for item in listed.json()["feedback"]] == [{"nps": 9}]
-
-
 async def test_contact_message_is_stored(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
