@@ -1,4 +1,4 @@
-"""rating counters by version and reason; feedback metadata
+"""rating counters by version and reason
 
 Revision ID: 0008
 Revises: 0007
@@ -39,7 +39,6 @@ _DAY = {"postgresql": "CAST(created_at AT TIME ZONE 'UTC' AS DATE)", "sqlite": "
 def upgrade() -> None:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UserWarning)
-        op.add_column("feedback_items", sa.Column("metadata", JsonB, nullable=True))
         _rebuild(with_version_and_reason=True)
 
 
@@ -47,8 +46,6 @@ def downgrade() -> None:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=UserWarning)
         _rebuild(with_version_and_reason=False)
-        with op.batch_alter_table("feedback_items") as table:
-            table.drop_column("metadata")
 
 
 def _rebuild(*, with_version_and_reason: bool) -> None:
