@@ -45,9 +45,10 @@ bench: setup ## Measure ingest, statistics and lists; prints a table and bench/r
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	$(BIN)/python -m tests.bench
 
-lint: setup ## Lint and check formatting
+lint: setup ## Lint, check formatting and the import layers (pyproject.toml)
 	$(BIN)/ruff check app tenants admin_ui tests
 	$(BIN)/ruff format --check app tenants admin_ui tests
+	$(BIN)/lint-imports --no-logo
 
 clean: ## Remove the virtualenv, node modules and local data
 	rm -rf $(VENV) node_modules static/vendor static/widgets/v1 var

@@ -30,8 +30,8 @@ from admin_ui.csrf import SessionCSRFConfig, SessionCSRFMiddleware
 from admin_ui.dependencies import provide_console_project, provide_console_user
 from admin_ui.security_headers import add_security_headers
 from admin_ui.sessions import SESSION_COOKIE, cookie_name, derived_secret, secure_cookies, session_config
-from app.api.dependencies import provide_projects
 from app.config import Settings
+from app.dependencies import provide_projects
 from tenants.scope import provide_org_scope
 
 STATIC = Path(__file__).resolve().parent.parent / "static"

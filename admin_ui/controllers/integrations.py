@@ -17,9 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.forms import Form
 from admin_ui.rendering import render
-from app.api.integrations import provide_mintlify, provide_stripe
 from app.config import Settings
 from app.db.models import Project
+from app.dependencies import provide_mintlify, provide_stripe
 from app.imports.mintlify_api import MintlifyError
 from app.imports.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
 from app.imports.stripe_integrations import StripeIntegrations, webhook_url

@@ -6,12 +6,13 @@ from litestar import Router
 from litestar.di import Provide
 
 from app.api.contact_messages import ContactMessageController
-from app.api.dependencies import provide_project, provide_projects
+from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import MintlifyIntegrationController, StripeIntegrationController
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
+from app.dependencies import provide_projects
 from app.webhooks.controller import WebhookController
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.guards import writes_need_write_scope

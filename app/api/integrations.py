@@ -7,14 +7,11 @@ from typing import Any
 
 from litestar import Controller, Request, delete, get, post, put
 from litestar.di import Provide
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import Settings
-from app.db.models import Project
+from app.dependencies import provide_mintlify, provide_stripe, request_settings
 from app.errors import UpstreamError, error_responses
 from app.imports.mintlify_api import MintlifyError
 from app.imports.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
-from app.imports.secret_box import secret_box
 from app.imports.stripe_integrations import StripeIntegrations, webhook_url
 from app.schemas.integrations import (
     MintlifyIntegrationBody,
@@ -23,24 +20,6 @@ from app.schemas.integrations import (
     StripeIntegrationBody,
     StripeIntegrationOut,
 )
-
-
-def _settings(request: Request[Any, Any, Any]) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
-
-
-async def provide_stripe(
-    request: Request[Any, Any, Any], db_session: AsyncSession, project: Project
-) -> StripeIntegrations:
-    return StripeIntegrations(db_session, project, secret_box(_settings(request).secret_key))
-
-
-async def provide_mintlify(
-    request: Request[Any, Any, Any], db_session: AsyncSession, project: Project
-) -> MintlifyIntegrations:
-    settings = _settings(request)
-    return MintlifyIntegrations(db_session, project, secret_box(settings.secret_key), settings)
 
 
 class StripeIntegrationController(Controller):
@@ -57,7 +36,9 @@ class StripeIntegrationController(Controller):
         self, request: Request[Any, Any, Any], data: StripeIntegrationBody, stripe: StripeIntegrations
     ) -> StripeIntegrationOut:
         integration = await stripe.enable(data.signing_secret)
-        return StripeIntegrationOut.of(integration, webhook_url(_settings(request).base_url, integration))
+        return StripeIntegrationOut.of(
+            integration, webhook_url(request_settings(request).base_url, integration)
+        )
 
     @get(
         "/",
@@ -68,7 +49,9 @@ class StripeIntegrationController(Controller):
         self, request: Request[Any, Any, Any], stripe: StripeIntegrations
     ) -> StripeIntegrationOut:
         integration = await stripe.get()
-        return StripeIntegrationOut.of(integration, webhook_url(_settings(request).base_url, integration))
+        return StripeIntegrationOut.of(
+            integration, webhook_url(request_settings(request).base_url, integration)
+        )
 
     @delete(
         "/",
@@ -122,7 +105,7 @@ class MintlifyIntegrationController(Controller):
         integration = await mintlify.get()
         try:
             imported = await import_mintlify_feedback(
-                request.app.state.session_maker, _settings(request), integration.id
+                request.app.state.session_maker, request_settings(request), integration.id
             )
         except MintlifyError as error:
             raise UpstreamError(error.words) from None

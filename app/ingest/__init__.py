@@ -4,14 +4,14 @@ Code outside this package imports only from here. The public endpoints use Inges
 stores ratings with add_ratings; every writer builds its rows from rating_rows.py.
 """
 
-from app.ingest.client_address import client_address, client_network
+from app.ingest.client_addresses import client_address, client_network
 from app.ingest.entry import Ingest, build_ingest
+from app.ingest.gc_settings import serving_gc
 from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
 from app.ingest.rating_writer import add_ratings, archive_rating
 from app.ingest.scope_headers import first_header
-from app.ingest.serving_gc import serving_gc
 
 __all__ = [
     "DEFAULT_MAX_STARS",

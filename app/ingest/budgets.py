@@ -27,7 +27,7 @@ from redis.exceptions import RedisError
 from app.config import RateLimit
 from app.db.cache_generation import CacheGeneration
 from app.errors import Unavailable
-from app.ingest.client_address import client_network
+from app.ingest.client_addresses import client_network
 from app.ingest.coalescer import Coalescer
 
 logger = logging.getLogger("hearken.budgets")

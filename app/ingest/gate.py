@@ -24,7 +24,7 @@ from litestar.types import Scope
 from app.config import Settings
 from app.errors import ApiError, NotFound, OriginNotAllowed, RateLimited
 from app.ingest.budgets import RateLimiter, Verdict
-from app.ingest.client_address import client_address
+from app.ingest.client_addresses import client_address
 from app.ingest.project_directory import ProjectDirectory, ProjectEntry
 from app.ingest.scope_headers import first_header
 from app.services.origins import origin_allowed, request_origin

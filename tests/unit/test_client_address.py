@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.ingest.client_address import client_address
+from app.ingest import client_address
 
 PROXIES = (ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("::1/128"))
 

@@ -85,7 +85,7 @@ async def test_a_burst_of_stored_ratings_sets_off_no_garbage_collection(
     """Ratings wait for their batch's commit, so a loaded worker holds many live requests at once; with
     CPython's default young threshold that alone set off a collection every few hundred ratings, each
     walking the objects startup built (about 15 % of a worker's CPU, for no garbage found). While the
-    application serves, those objects are frozen and the threshold is raised (app/serving_gc.py)."""
+    application serves, those objects are frozen and the threshold is raised (app/ingest/gc_settings.py)."""
     body = msgspec.json.encode(valid_bodies(tenant.project_key)["/api/v1/rating/submit"])
     collections: list[int] = []
 

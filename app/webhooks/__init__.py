@@ -1,0 +1,1 @@
+"""Outbound webhooks: endpoints, the events they receive, signed delivery through the outbox."""
