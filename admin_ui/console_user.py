@@ -40,6 +40,8 @@ class ConsoleUser:
     org_name: str
     role: str
     session_stamp: str = field(default="", repr=False)
+    language: str = "en"
+    """The language of the mail this user receives."""
 
     def can(self, needed: Role) -> bool:
         return role_at_least(self.role, needed)
@@ -67,7 +69,7 @@ async def load_console_user(
 ) -> ConsoleUser | None:
     row = (
         await session.execute(
-            select(User.email, User.password_hash, Organization.name, Membership.role)
+            select(User.email, User.password_hash, User.language, Organization.name, Membership.role)
             .join(Membership, Membership.user_id == User.id)
             .join(Organization, Organization.id == Membership.org_id)
             .where(User.id == user_id, Membership.org_id == org_id)
@@ -82,6 +84,7 @@ async def load_console_user(
         org_name=row.name,
         role=row.role,
         session_stamp=session_stamp(secret, row.password_hash),
+        language=row.language,
     )
 
 

@@ -8,12 +8,14 @@ import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
 MIN_SECRET_KEY_BYTES = 32
 PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "your-secret")
 """Words of example keys (deploy/hearken.env.example's among them) that production refuses outright."""
 DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0)
+DEFAULT_MAIL_RETRY_SCHEDULE = (10.0, 60.0, 300.0, 1800.0, 3600.0, 7200.0, 21600.0, 43200.0)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,13 @@ class Settings:
     """How often an idle dispatcher looks for due work (work queued by its own process starts at once)."""
     mintlify_api_url: str = "https://api.mintlify.com"
     mintlify_sync_seconds: int = 3600
+    smtp_url: str | None = field(default=None, repr=False)
+    """smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (implicit TLS); None: mail goes to
+    the log. Never printed: it holds the SMTP password."""
+    mail_from: str = ""
+    """The From address of every mail; empty: hearken@ the base URL's host."""
+    mail_retry_schedule: tuple[float, ...] = DEFAULT_MAIL_RETRY_SCHEDULE
+    """Seconds to wait before each retry of a mail the SMTP server did not take; after the last it fails."""
 
     @property
     def is_production(self) -> bool:
@@ -70,6 +79,15 @@ class Settings:
     def webhooks_reach_private_addresses(self) -> bool:
         """Outside production anything goes (tests and local receivers); in production only when allowed."""
         return not self.is_production or self.webhook_allow_private
+
+    @property
+    def sends_mail(self) -> bool:
+        """Mail goes out through SMTP; without it, it is written to the log (a self-hosted single install)."""
+        return self.smtp_url is not None
+
+    @property
+    def mail_sender(self) -> str:
+        return self.mail_from or f"Hearken <hearken@{urlsplit(self.base_url).hostname or 'localhost'}>"
 
     @property
     def is_sqlite(self) -> bool:
@@ -111,12 +129,36 @@ class Settings:
             mintlify_sync_seconds=_positive(
                 env.get("HEARKEN_MINTLIFY_SYNC_SECONDS", "3600"), "HEARKEN_MINTLIFY_SYNC_SECONDS"
             ),
+            smtp_url=_smtp_url(env.get("HEARKEN_SMTP_URL")),
+            mail_from=env.get("HEARKEN_MAIL_FROM", "").strip(),
+            mail_retry_schedule=_seconds_list(
+                env.get("HEARKEN_MAIL_RETRY_SCHEDULE"),
+                "HEARKEN_MAIL_RETRY_SCHEDULE",
+                DEFAULT_MAIL_RETRY_SCHEDULE,
+            ),
         )
 
 
-def _seconds_list(text: str | None, variable: str) -> tuple[float, ...]:
+def _smtp_url(text: str | None) -> str | None:
+    """Checked at start (a typo should not wait for the first mail to show); the error never repeats the
+    URL, which holds the password."""
     if text is None or not text.strip():
-        return DEFAULT_WEBHOOK_RETRY_SCHEDULE
+        return None
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ValueError("HEARKEN_SMTP_URL must look like smtp://user:password@host:port or smtps://...")
+    try:
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError:
+        raise ValueError("HEARKEN_SMTP_URL has a port that is not a number") from None
+    return text.strip()
+
+
+def _seconds_list(
+    text: str | None, variable: str, default: tuple[float, ...] = DEFAULT_WEBHOOK_RETRY_SCHEDULE
+) -> tuple[float, ...]:
+    if text is None or not text.strip():
+        return default
     try:
         delays = tuple(float(part) for part in text.split(","))
     except ValueError:

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest
+from app.mail.languages import DEFAULT_LANGUAGE, LANGUAGES
 from tenants.models import Membership, Organization, User
 from tenants.organizations import check_email, check_org_name, check_password, create_organization
 from tenants.passwords import hash_password, verify_password
@@ -28,7 +29,9 @@ async def find_user(session: AsyncSession, email: str) -> User | None:
     return await session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))
 
 
-async def sign_up(session: AsyncSession, *, org_name: str, email: str, password: str) -> SignedUp:
+async def sign_up(
+    session: AsyncSession, *, org_name: str, email: str, password: str, language: str = DEFAULT_LANGUAGE
+) -> SignedUp:
     """A new organization owned by a new user. An email that already has an account must log in instead,
     otherwise anyone could attach organizations to someone else's account."""
     check_org_name(org_name)
@@ -36,7 +39,9 @@ async def sign_up(session: AsyncSession, *, org_name: str, email: str, password:
     check_password(password)
     if await find_user(session, email) is not None:
         raise InvalidRequest("email", "already has an account; log in instead")
-    org = await create_organization(session, name=org_name, owner_email=email, owner_password=password)
+    org = await create_organization(
+        session, name=org_name, owner_email=email, owner_password=password, owner_language=language
+    )
     user = await find_user(session, email)
     assert user is not None
     return SignedUp(user=user, organization=org)
@@ -76,6 +81,15 @@ async def _with_password(session: AsyncSession, user_id: UUID, password: str) ->
     if user is None or not await verify_password(user.password_hash, password):
         raise InvalidRequest("current_password", "does not match your password")
     return user
+
+
+async def set_language(session: AsyncSession, user_id: UUID, language: str) -> None:
+    """The language of the mail this user receives. Commits."""
+    if language not in LANGUAGES:
+        raise InvalidRequest("language", f"must be one of {', '.join(LANGUAGES)}")
+    user = await session.get_one(User, user_id)
+    user.language = language
+    await session.commit()
 
 
 async def first_membership(session: AsyncSession, user: User) -> Membership | None:

@@ -51,15 +51,16 @@ def check_org_name(name: str) -> str:
 
 
 async def create_organization(
-    session: AsyncSession, *, name: str, owner_email: str, owner_password: str
+    session: AsyncSession, *, name: str, owner_email: str, owner_password: str, owner_language: str = "en"
 ) -> Organization:
-    """A new organization whose owner is the user with this email (created if new). Commits."""
+    """A new organization whose owner is the user with this email (created if new, with the language of
+    the mail it will receive). Commits."""
     name = check_org_name(name)
     email = check_email(owner_email)
     check_password(owner_password)
     user = await session.scalar(select(User).where(func.lower(User.email) == email))
     if user is None:
-        user = User(email=email, password_hash=await hash_password(owner_password))
+        user = User(email=email, password_hash=await hash_password(owner_password), language=owner_language)
         session.add(user)
     org = Organization(name=name)
     session.add(org)

@@ -19,6 +19,7 @@ TABLES = (
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_endpoints",
+    "outbound_emails",
     "outbox_jobs",
     "feedback_changes",
     "feedback_counters",

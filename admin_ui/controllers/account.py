@@ -1,6 +1,6 @@
-"""Your account: change your password, or log out every other session (a lost laptop, a shared
-computer). Both ask for the current password, counted like a sign-in, and both end every other session
-while keeping this one (with a fresh id)."""
+"""Your account: the language of your mail; change your password, or log out every other session (a
+lost laptop, a shared computer). The last two ask for the current password, counted like a sign-in, and
+both end every other session while keeping this one (with a fresh id)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from admin_ui.forms import Form, field_error
 from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.rendering import go_to, render
 from app.errors import InvalidRequest
-from tenants.accounts import change_password, rehash_password
+from app.mail.languages import LANGUAGE_NAMES
+from tenants.accounts import change_password, rehash_password, set_language
 from tenants.models import Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH
 
@@ -26,6 +27,7 @@ ANY_MEMBER = {"min_role": Role.MEMBER}
 NOTICES = {
     "password": "Your password was changed.",
     "sessions": "Every other session was logged out.",
+    "language": "Your mail will be written in the language you chose.",
 }
 
 
@@ -38,6 +40,11 @@ class PasswordForm:
 @dataclass
 class OtherSessionsForm:
     password: str = ""
+
+
+@dataclass
+class LanguageForm:
+    language: str = ""
 
 
 class AccountController(Controller):
@@ -65,6 +72,16 @@ class AccountController(Controller):
             return await rehash_password(db_session, me.user_id, data.password)
 
         return await _with_current_password(request, me, "sessions", rehash, field="password")
+
+    @post("/language", opt=ANY_MEMBER)
+    async def change_language(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[LanguageForm]
+    ) -> Any:
+        try:
+            await set_language(db_session, me.user_id, data.language)
+        except InvalidRequest as exc:
+            return _page(request, status_code=400, form="language", errors=field_error(exc))
+        return go_to(request, "/account?done=language")
 
 
 async def _with_current_password(
@@ -108,4 +125,5 @@ def _page(
         errors=errors or {},
         notice=notice,
         min_password=MIN_PASSWORD_LENGTH,
+        languages=LANGUAGE_NAMES,
     )

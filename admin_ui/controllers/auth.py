@@ -17,6 +17,7 @@ from admin_ui.rendering import go_to, render
 from admin_ui.sessions import ROTATE, derived_secret
 from app.config import Settings
 from app.errors import InvalidRequest
+from app.mail.languages import preferred_language
 from tenants.accounts import authenticate, first_membership, sign_up
 from tenants.invitations import accept_invitation, open_invitation
 from tenants.models import Role, User
@@ -80,7 +81,11 @@ class AuthController(Controller):
             )
         try:
             created = await sign_up(
-                db_session, org_name=data.org_name, email=data.email, password=data.password
+                db_session,
+                org_name=data.org_name,
+                email=data.email,
+                password=data.password,
+                language=preferred_language(request.headers.get("accept-language")),
             )
         except InvalidRequest as exc:
             errors = field_error(exc)

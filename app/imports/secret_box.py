@@ -1,4 +1,5 @@
-"""Encrypts integration credentials at rest (Stripe signing secrets, Mintlify API keys).
+"""Encrypts secrets at rest: integration credentials (Stripe signing secrets, Mintlify API keys) and mail
+waiting to be sent.
 
 The Fernet key is derived from HEARKEN_SECRET_KEY with HKDF and a purpose label, so a database dump
 alone reveals no credential, and the key is never the one that signs sessions or CSRF tokens.
@@ -17,8 +18,8 @@ PURPOSE = b"hearken integration credentials v1"
 
 
 class SecretBox:
-    def __init__(self, secret_key: str) -> None:
-        derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=PURPOSE).derive(
+    def __init__(self, secret_key: str, purpose: bytes = PURPOSE) -> None:
+        derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=purpose).derive(
             secret_key.encode()
         )
         self._fernet = Fernet(base64.urlsafe_b64encode(derived))
@@ -35,5 +36,6 @@ class SecretBox:
 
 
 @cache
-def secret_box(secret_key: str) -> SecretBox:
-    return SecretBox(secret_key)
+def secret_box(secret_key: str, purpose: bytes = PURPOSE) -> SecretBox:
+    """One box per key and purpose label: what one purpose sealed, another cannot open."""
+    return SecretBox(secret_key, purpose)

@@ -12,3 +12,5 @@ class User(UUIDv7AuditBase):
 
     email: Mapped[str] = mapped_column(String(320), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    """The language of the mail this user receives: en, de or sv."""

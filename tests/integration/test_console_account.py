@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tenants.accounts import find_user
 from tenants.models import User
 from tests.console_helpers import PASSWORD, Console, errors_in
 
@@ -66,3 +68,28 @@ async def test_log_out_other_sessions(app: Litestar, console: Console, owner: Us
         assert (await other.login(owner.email, PASSWORD)).status_code == 303  # the password is unchanged
     finally:
         await client.__aexit__(None, None, None)
+
+
+async def test_mail_language_follows_the_browser_at_sign_up_and_the_account_page_after(
+    console: Console, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    await console.get("/signup")
+    signup = {"org_name": "Bolag", "email": "sven@bolag.example", "password": PASSWORD}
+    headers = {"Accept-Language": "sv-SE,sv;q=0.9,en;q=0.5"}
+    assert (await console.post("/signup", signup, headers=headers, follow_redirects=False)).status_code == 303
+    assert await language_of(session_maker, "sven@bolag.example") == "sv"
+    page = (await console.get("/account")).text
+    assert '<option value="sv" selected>Svenska</option>' in page
+    saved = await console.post("/account/language", {"language": "de"}, follow_redirects=True)
+    assert "Your mail will be written in the language you chose." in saved.text
+    assert await language_of(session_maker, "sven@bolag.example") == "de"
+    refused = await console.post("/account/language", {"language": "fr"})
+    assert refused.status_code == 400 and "Must be one of en, de, sv" in errors_in(refused.text)
+    assert await language_of(session_maker, "sven@bolag.example") == "de"
+
+
+async def language_of(session_maker: async_sessionmaker[AsyncSession], email: str) -> str:
+    async with session_maker() as session:
+        user = await find_user(session, email)
+        assert user is not None
+        return user.language

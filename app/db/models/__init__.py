@@ -6,6 +6,7 @@ from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
 from app.db.models.mintlify_integration import MintlifyIntegration
+from app.db.models.outbound_email import OutboundEmail
 from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.project import Project
 from app.db.models.rating import Rating, RatingType
@@ -36,6 +37,7 @@ __all__ = [
     "Membership",
     "MintlifyIntegration",
     "Organization",
+    "OutboundEmail",
     "OutboxJob",
     "Project",
     "Rating",

@@ -1,0 +1,55 @@
+"""What each mail says, in every language mail is written in. `{name}` is replaced by the mail's value
+of that name; the templates lay the texts out as plain text and as HTML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class MailText:
+    subject: str
+    before: tuple[str, ...]
+    """Paragraphs before the link."""
+    action: str
+    """The label of the link (a button in HTML)."""
+    after: tuple[str, ...] = field(default_factory=tuple)
+
+
+FOOTER = {
+    "en": "This mail was sent by Hearken.",
+    "de": "Diese E-Mail wurde von Hearken gesendet.",
+    "sv": "Det här mejlet skickades av Hearken.",
+}
+
+TEXTS: dict[str, dict[str, MailText]] = {
+    "password_reset": {
+        "en": MailText(
+            subject="Reset your Hearken password",
+            before=("Someone asked to reset the password of the Hearken account {email}.",),
+            action="Set a new password",
+            after=(
+                "The link works once, for 60 minutes.",
+                "If it was not you, ignore this mail: your password stays as it is.",
+            ),
+        ),
+        "de": MailText(
+            subject="Hearken-Passwort zurücksetzen",
+            before=("Jemand möchte das Passwort des Hearken-Kontos {email} zurücksetzen.",),
+            action="Neues Passwort festlegen",
+            after=(
+                "Der Link funktioniert einmal, 60 Minuten lang.",
+                "Wenn Sie das nicht waren, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
+            ),
+        ),
+        "sv": MailText(
+            subject="Återställ ditt Hearken-lösenord",
+            before=("Någon har bett om att återställa lösenordet för Hearken-kontot {email}.",),
+            action="Välj ett nytt lösenord",
+            after=(
+                "Länken fungerar en gång, i 60 minuter.",
+                "Om det inte var du kan du bortse från det här mejlet: ditt lösenord ändras inte.",
+            ),
+        ),
+    },
+}
