@@ -17,6 +17,7 @@ from admin_ui.console_user import ConsoleAuthentication, console_role_guard
 from admin_ui.controllers.account import AccountController
 from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.contact import ContactController
+from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
@@ -62,6 +63,7 @@ def console_router(settings: Settings) -> Router:
             FeedbackController,
             RatingsController,
             ContactController,
+            ExportsController,
             MembersController,
             TokensController,
             WebhooksController,

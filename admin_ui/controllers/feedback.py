@@ -47,6 +47,18 @@ def checked_changes(form: dict[str, Any]) -> FeedbackChanges:
     return {k: v for k, v in msgspec.structs.asdict(body).items() if v is not msgspec.UNSET}  # type: ignore[return-value]
 
 
+def feedback_filter(query: dict[str, str]) -> FeedbackFilter:
+    """The inbox's filters from its query string (the list and its downloads read the same)."""
+    return FeedbackFilter(
+        status=choice(query.get("status"), STATUSES, "status"),
+        type=choice(query.get("type"), TYPES, "type"),
+        source=choice(query.get("source"), SOURCES, "source"),
+        path=query.get("path", "").strip() or None,
+        search=query.get("search", "").strip() or None,
+        archived=query.get("archived") == "true",
+    )
+
+
 def feedback_url(project: Project, item: FeedbackItem | None = None) -> str:
     base = f"/projects/{project.id}/feedback"
     return f"{base}/{item.id}" if item else base
@@ -66,14 +78,7 @@ class FeedbackController(Controller):
         self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, **extra: Any
     ) -> Any:
         query = {name: request.query_params.get(name, "") for name in FILTERS}
-        where = FeedbackFilter(
-            status=choice(query["status"], STATUSES, "status"),
-            type=choice(query["type"], TYPES, "type"),
-            source=choice(query["source"], SOURCES, "source"),
-            path=query["path"].strip() or None,
-            search=query["search"].strip() or None,
-            archived=query["archived"] == "true",
-        )
+        where = feedback_filter(query)
         page = page_number(request.query_params.get("page"))
         items, total = await feedback_items.list(where, page=page, limit=PAGE_SIZE)
         pages = Pages(Pagination.of(page=page, limit=PAGE_SIZE, total=total), feedback_url(project), query)

@@ -23,7 +23,7 @@ from app.services.helpful_pages import most_not_helpful
 from app.services.rating_stats import rating_series, rating_stats, version_stats
 
 
-def _path(value: str) -> str | None:
+def rating_path(value: str) -> str | None:
     value = value.strip()
     if not value:
         return None
@@ -39,7 +39,7 @@ class RatingsController(Controller):
     @get("/")
     async def ratings_page(self, request: HTMXRequest, db_session: AsyncSession, project: Project) -> Any:
         interval = choice(request.query_params.get("interval"), ("day", "week"), "interval") or "day"
-        path = _path(request.query_params.get("path", ""))
+        path = rating_path(request.query_params.get("path", ""))
         helpful = await rating_stats(db_session, project, RatingType.HELPFUL, path)
         star = await rating_stats(db_session, project, RatingType.STAR, path)
         nps = await rating_stats(db_session, project, RatingType.NPS, path)

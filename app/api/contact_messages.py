@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, delete, get
+from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
+from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
-from app.db.models import Project
+from app.compression import SKIP_COMPRESSION
+from app.db.models import ContactMessage, Project
 from app.errors import error_responses
+from app.exports import CONTACT_MESSAGES, ExportFormat, export_response
 from app.schemas.contact_message import ContactMessageList, ContactMessageOut
 from app.schemas.pagination import Pagination
 from app.services.contact_messages import ContactMessages
@@ -20,6 +24,12 @@ from app.services.projects import parse_uuid
 
 async def provide_contact_messages(db_session: AsyncSession, project: Project) -> ContactMessages:
     return ContactMessages(db_session, project)
+
+
+Search = Annotated[
+    str | None,
+    Parameter(max_length=200, description="Case-insensitive substring of name, email, subject or message."),
+]
 
 
 class ContactMessageController(Controller):
@@ -33,12 +43,7 @@ class ContactMessageController(Controller):
         contact_messages: ContactMessages,
         page: Page = 1,
         limit: Limit = 20,
-        search: Annotated[
-            str | None,
-            Parameter(
-                max_length=200, description="Case-insensitive substring of name, email, subject or message."
-            ),
-        ] = None,
+        search: Search = None,
         archived: bool = False,
     ) -> ContactMessageList:
         records, total = await contact_messages.list(search=search, archived=archived, page=page, limit=limit)
@@ -46,6 +51,28 @@ class ContactMessageController(Controller):
             contact_messages=[ContactMessageOut.of(r) for r in records],
             pagination=Pagination.of(page=page, limit=limit, total=total),
         )
+
+    @get(
+        "/export",
+        summary="Export contact messages as CSV or NDJSON, with the list's filters, newest first (streamed)",
+        responses=error_responses(400, 401, 403, 404),
+        opt={SKIP_COMPRESSION: True},
+    )
+    async def export_messages(
+        self,
+        project: Project,
+        contact_messages: ContactMessages,
+        state: State,
+        search: Search = None,
+        archived: bool = False,
+        format: ExportFormat = "csv",
+    ) -> Stream:
+        query = (
+            CONTACT_MESSAGES.select()
+            .where(*contact_messages.conditions(search=search, archived=archived))
+            .order_by(ContactMessage.created_at.desc(), ContactMessage.id.desc())
+        )
+        return export_response(state.session_maker, project, CONTACT_MESSAGES, query, format)
 
     @get(
         "/{message_id:str}", summary="Get one contact message", responses=error_responses(400, 401, 403, 404)

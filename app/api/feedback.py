@@ -6,13 +6,17 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, delete, get, patch, post
+from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
+from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
+from app.compression import SKIP_COMPRESSION
 from app.db.models import FeedbackSource, Project
 from app.errors import error_responses
+from app.exports import FEEDBACK, ExportFormat, export_response
 from app.schemas.feedback import (
     FeedbackChangeOut,
     FeedbackHistory,
@@ -27,7 +31,13 @@ from app.schemas.feedback_requests import (
     FeedbackTypeName,
 )
 from app.schemas.pagination import Pagination
-from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems, FeedbackSort
+from app.services.feedback_items import (
+    FeedbackChanges,
+    FeedbackFilter,
+    FeedbackItems,
+    FeedbackSort,
+    feedback_order,
+)
 from app.services.projects import parse_uuid
 from tenants.scope import OrgScope
 
@@ -38,35 +48,61 @@ async def provide_feedback_items(
     return FeedbackItems(db_session, project, org_scope.actor)
 
 
+async def provide_feedback_filter(
+    status: FeedbackStatusName | None = None,
+    type: FeedbackTypeName | None = None,
+    source: FeedbackSourceName | None = None,
+    path: Annotated[str | None, Parameter(max_length=2048, description="Exact page path.")] = None,
+    search: Annotated[
+        str | None, Parameter(max_length=200, description="Case-insensitive substring of the message.")
+    ] = None,
+    archived: bool = False,
+) -> FeedbackFilter:
+    """The filters the list and the export share."""
+    return FeedbackFilter(
+        status=status, type=type, source=source, path=path, search=search, archived=archived
+    )
+
+
 class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     tags = ["Feedback"]
-    dependencies = {"feedback_items": Provide(provide_feedback_items)}
+    dependencies = {
+        "feedback_items": Provide(provide_feedback_items),
+        "where": Provide(provide_feedback_filter),
+    }
 
     @get("/", summary="List feedback items", responses=error_responses(400, 401, 403, 404))
     async def list_feedback(
         self,
         feedback_items: FeedbackItems,
+        where: FeedbackFilter,
         page: Page = 1,
         limit: Limit = 20,
-        status: FeedbackStatusName | None = None,
-        type: FeedbackTypeName | None = None,
-        source: FeedbackSourceName | None = None,
-        path: Annotated[str | None, Parameter(max_length=2048, description="Exact page path.")] = None,
-        search: Annotated[
-            str | None, Parameter(max_length=200, description="Case-insensitive substring of the message.")
-        ] = None,
-        archived: bool = False,
         sort: FeedbackSort = "-created_at",
     ) -> FeedbackList:
-        where = FeedbackFilter(
-            status=status, type=type, source=source, path=path, search=search, archived=archived
-        )
         items, total = await feedback_items.list(where, sort=sort, page=page, limit=limit)
         return FeedbackList(
             feedback=[FeedbackOut.of(item) for item in items],
             pagination=Pagination.of(page=page, limit=limit, total=total),
         )
+
+    @get(
+        "/export",
+        summary="Export feedback items as CSV or NDJSON, with the list's filters and order (streamed)",
+        responses=error_responses(400, 401, 403, 404),
+        opt={SKIP_COMPRESSION: True},
+    )
+    async def export_feedback(
+        self,
+        project: Project,
+        where: FeedbackFilter,
+        state: State,
+        sort: FeedbackSort = "-created_at",
+        format: ExportFormat = "csv",
+    ) -> Stream:
+        query = FEEDBACK.select().where(*where.conditions(project.id)).order_by(*feedback_order(sort))
+        return export_response(state.session_maker, project, FEEDBACK, query, format)
 
     @post(
         "/",

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post
+from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.params import Parameter
+from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
-from app.api.parameters import PathFilter, TypeFilter
-from app.db.models import Project, RatingType
+from app.api.parameters import PathFilter, Since, TypeFilter, Until
+from app.compression import SKIP_COMPRESSION
+from app.db.models import Project, Rating, RatingType
 from app.errors import error_responses
+from app.exports import RATINGS, ExportFormat, export_response
 from app.ingest import helpful_input, typed_input
 from app.schemas.pagination import Pagination
 from app.schemas.rating import RatingList, RatingOut, TypedRatingList, TypedRatingOut
 from app.schemas.rating_requests import HelpfulRatingBody, TypedRatingBody
-from app.services.ratings import Ratings
+from app.services.ratings import Ratings, rating_conditions
+from app.services.time_bounds import parse_bounds
 from app.strict_body import strict_body
 
 
@@ -92,6 +98,34 @@ class RatingController(Controller):
             ratings=[TypedRatingOut.of(r) for r in items],
             pagination=Pagination.of(page=page, limit=limit, total=total),
         )
+
+    @get(
+        "/export",
+        summary="Export ratings as CSV or NDJSON, newest first (streamed); every type unless type is given",
+        responses=error_responses(400, 401, 403, 404),
+        opt={SKIP_COMPRESSION: True},
+    )
+    async def export_ratings(
+        self,
+        project: Project,
+        state: State,
+        type: Annotated[
+            RatingType | None, Parameter(description="helpful, star or nps; every type when absent.")
+        ] = None,
+        path: PathFilter = None,
+        since: Since = None,
+        until: Until = None,
+        archived: Annotated[
+            bool, Parameter(description="true exports the archived ratings instead.")
+        ] = False,
+        format: ExportFormat = "csv",
+    ) -> Stream:
+        start, end = parse_bounds(since, until)
+        where = rating_conditions(
+            project.id, rating_type=type, path=path, since=start, until=end, archived=archived
+        )
+        query = RATINGS.select().where(*where).order_by(Rating.created_at.desc(), Rating.id.desc())
+        return export_response(state.session_maker, project, RATINGS, query, format)
 
     @get(
         "/{rating_id:str}",

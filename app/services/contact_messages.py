@@ -43,23 +43,7 @@ class ContactMessages:
         return record
 
     def conditions(self, *, search: str | None = None, archived: bool = False) -> list[ColumnElement[bool]]:
-        """`search` is a case-insensitive substring of name, email, subject or message, wildcards literal."""
-        where = [ContactMessage.project_id == self.project.id, ContactMessage.archived == archived]
-        if search:
-            where.append(
-                or_(
-                    *(
-                        column.icontains(search, autoescape=True)
-                        for column in (
-                            ContactMessage.name,
-                            ContactMessage.email,
-                            ContactMessage.subject,
-                            ContactMessage.message,
-                        )
-                    )
-                )
-            )
-        return where
+        return contact_conditions(self.project.id, search=search, archived=archived)
 
     async def list(
         self, *, search: str | None = None, archived: bool = False, page: int = 1, limit: int = 20
@@ -91,3 +75,15 @@ class ContactMessages:
         """Soft delete; archiving twice changes nothing."""
         record.archived = True
         await self.session.commit()
+
+
+def contact_conditions(
+    project_id: UUID, *, search: str | None = None, archived: bool = False
+) -> list[ColumnElement[bool]]:
+    """A project's messages, archived or not; `search` is a case-insensitive substring of name, email,
+    subject or message, wildcards literal."""
+    where = [ContactMessage.project_id == project_id, ContactMessage.archived == archived]
+    if search:
+        columns = (ContactMessage.name, ContactMessage.email, ContactMessage.subject, ContactMessage.message)
+        where.append(or_(*(column.icontains(search, autoescape=True) for column in columns)))
+    return where

@@ -144,10 +144,8 @@ class FeedbackItems:
             total = await self.session.scalar(
                 select(func.count()).select_from(FeedbackItem).where(*where.conditions(self.project.id))
             )
-        column = FeedbackItem.updated_at if sort.endswith("updated_at") else FeedbackItem.created_at
-        order = (column.desc(), FeedbackItem.id.desc()) if sort.startswith("-") else (column, FeedbackItem.id)
         items = await self.session.scalars(
-            self.query(where).order_by(*order).offset((page - 1) * limit).limit(limit)
+            self.query(where).order_by(*feedback_order(sort)).offset((page - 1) * limit).limit(limit)
         )
         return list(items), total or 0
 
@@ -235,6 +233,14 @@ class FeedbackItems:
         after_key = counter_key(item)
         deltas = [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
         return deltas, [feedback_updated(item, changed)] if changed else []
+
+
+def feedback_order(sort: FeedbackSort) -> tuple[ColumnElement[Any], ColumnElement[Any]]:
+    """The order of a list or export: by the sort's time, then by id, so pages are stable."""
+    column = FeedbackItem.updated_at if sort.endswith("updated_at") else FeedbackItem.created_at
+    if sort.startswith("-"):
+        return column.desc(), FeedbackItem.id.desc()
+    return column.asc(), FeedbackItem.id.asc()
 
 
 def counter_key(item: FeedbackItem) -> CounterKey:

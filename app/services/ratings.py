@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import false, select
+from datetime import datetime
+from uuid import UUID
+
+from sqlalchemy import ColumnElement, false, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Project, Rating, RatingType
@@ -62,3 +65,26 @@ class Ratings:
         """Soft-delete; archiving an archived rating changes nothing (idempotent)."""
         await archive_rating(self.session, await self.get(rating_id))
         await self.session.commit()
+
+
+def rating_conditions(
+    project_id: UUID,
+    *,
+    rating_type: str | None = None,
+    path: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    archived: bool = False,
+) -> list[ColumnElement[bool]]:
+    """Ratings of a project by type (every type when None), exact path and [since, until), archived or
+    not: what an export selects."""
+    where = [Rating.project_id == project_id, Rating.archived == archived]
+    if rating_type is not None:
+        where.append(Rating.rating_type == rating_type)
+    if path is not None:
+        where.append(Rating.path == path)
+    if since is not None:
+        where.append(Rating.created_at >= since)
+    if until is not None:
+        where.append(Rating.created_at < until)
+    return where

@@ -24,6 +24,7 @@ from app.db.config import build_db_config
 from app.db.models import Rating
 from tests import databases
 from tests.bench import seed
+from tests.bench.exports import describe, measure_export
 from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.servers import ROOT, Server, start
 from tests.bench.webhooks import webhooks_part
@@ -42,6 +43,8 @@ ONLY_INGEST = os.environ.get("BENCH_ONLY") == "ingest"
 """BENCH_ONLY=ingest measures rating submits alone (both databases): no statistics, lists or memory."""
 ONLY_WEBHOOKS = os.environ.get("BENCH_ONLY") == "webhooks"
 """BENCH_ONLY=webhooks measures feedback submits with and without a webhook endpoint alone."""
+ONLY_EXPORTS = os.environ.get("BENCH_ONLY") == "exports"
+"""BENCH_ONLY=exports measures the export of LARGE feedback items alone (both databases)."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -254,6 +257,38 @@ def ingest(
     return {**figures, "stored": stored, "refused": refusals}
 
 
+def exports(label: str, server: Server, token: str, paths: dict[str, str]) -> dict[str, Any]:
+    """Each export downloaded once, one after the other, with the figures of each."""
+    figures = {}
+    for name, path in paths.items():
+        figures[name] = measure_export(server, path, token)
+        record(f"{label} export {name}", describe(figures[name]), "(first byte <= 1 s, RSS <= 250 MB)")
+    return figures
+
+
+def feedback_exports(inbox: Any) -> dict[str, str]:
+    base = f"/api/v1/projects/{inbox.id}/feedback/export"
+    return {f"{LARGE:,} feedback CSV": base, f"{LARGE:,} feedback NDJSON": base + "?format=ndjson"}
+
+
+def exports_only(url: str, redis: bool) -> dict[str, Any]:
+    """BENCH_ONLY=exports: LARGE feedback items seeded, then exported as CSV and NDJSON."""
+    config = build_db_config(Settings(database_url=url, secret_key="bench"))
+    session_maker = config.create_session_maker()
+    try:
+        token, (_, _, inbox) = asyncio.run(seed.tenant(session_maker))
+        started = time.monotonic()
+        asyncio.run(seed.feedback(session_maker, inbox.id, LARGE))
+        record(f"seeded {LARGE:,} feedback items", f"{time.monotonic() - started:.0f} s")
+        server = start("app.main:create_app", workers=READ_WORKERS, env=app_env(url, redis=redis))
+        try:
+            return exports("PostgreSQL" if redis else "SQLite", server, token, feedback_exports(inbox))
+        finally:
+            server.stop()
+    finally:
+        asyncio.run(config.get_engine().dispose())
+
+
 def postgres_part() -> None:
     if not (reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379)):
         print("PostgreSQL or Redis is not reachable on 127.0.0.1: skipping the PostgreSQL part", flush=True)
@@ -316,6 +351,15 @@ def postgres_part() -> None:
                     "(target <= 20 ms)",
                 )
             results["postgres_lists"] = lists
+            results["postgres_exports"] = exports(
+                "PostgreSQL",
+                server,
+                token,
+                {
+                    **feedback_exports(inbox),
+                    f"{LARGE:,} ratings CSV": f"/api/v1/projects/{large.id}/ratings/export",
+                },
+            )
 
             rss = server.worker_rss_mb()
             results["postgres_worker_rss_mb"] = rss
@@ -365,6 +409,19 @@ def sqlite_part() -> None:
 
 def main() -> None:
     started = time.monotonic()
+    if ONLY_EXPORTS:
+        if reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
+            url = databases.postgres_create()
+            try:
+                results["postgres_exports"] = exports_only(url, redis=True)
+            finally:
+                databases.postgres_drop(url)
+        with tempfile.TemporaryDirectory() as folder:
+            url = f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}"
+            databases.migrate(url)
+            results["sqlite_exports"] = exports_only(url, redis=False)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        return
     if not ONLY_WEBHOOKS:
         postgres_part()
     if not ONLY_INGEST and reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
