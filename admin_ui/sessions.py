@@ -22,6 +22,7 @@ from litestar.stores.redis import RedisStore
 from litestar.types import Empty, Message, ScopeSession
 
 from app.config import Settings
+from app.db.redis_connection import connect_redis
 
 SESSION_STORE = "console_sessions"
 LOGIN_ATTEMPT_STORE = "console_login_attempts"
@@ -34,7 +35,7 @@ _ROTATED_ID = "hearken.rotated_session_id"
 
 def console_stores(settings: Settings, var_dir: Path = Path("var")) -> dict[str, Store]:
     if settings.redis_url:
-        redis = RedisStore.with_client(url=settings.redis_url, namespace="hearken")
+        redis = RedisStore(connect_redis(settings.redis_url), namespace="hearken")
         return {
             SESSION_STORE: redis.with_namespace("console_sessions"),
             LOGIN_ATTEMPT_STORE: redis.with_namespace("console_login_attempts"),

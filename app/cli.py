@@ -6,6 +6,7 @@ Each operator command prints one JSON object on stdout; on bad input it exits 1 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -36,9 +37,17 @@ def main() -> None:
     # uvicorn would rewrite the client address from X-Forwarded-For for 127.0.0.1 peers by itself;
     # HEARKEN_TRUSTED_PROXIES alone decides whom to believe.
     os.environ.setdefault("FORWARDED_ALLOW_IPS", "")
+    if sys.argv[1:2] == ["run"]:
+        signal.signal(signal.SIGTERM, _stopped)
     from litestar.cli.main import litestar_group
 
     litestar_group(prog_name="hearken")
+
+
+def _stopped(_signal: int, _frame: object) -> None:
+    """uvicorn drains on SIGTERM and then raises the signal again; a supervisor would read the death by
+    signal as a crash. Handled here, after the drain, it is a clean exit."""
+    sys.exit(0)
 
 
 def _run(work: Callable[[AsyncSession], Awaitable[T]]) -> T:

@@ -12,7 +12,9 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, SerializationException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
-from sqlalchemy.exc import DBAPIError, OperationalError
+from redis.exceptions import RedisError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 logger = logging.getLogger("hearken")
 
@@ -188,11 +190,22 @@ def _repository_not_found(_: Request[Any, Any, Any], __: RepositoryNotFound) -> 
 
 
 def _database_down(_: Request[Any, Any, Any], exc: DBAPIError) -> Response[Any]:
-    if isinstance(exc, OperationalError) or exc.connection_invalidated:
+    if isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated:
         logger.error("database unavailable: %s", type(exc.orig).__name__)
-        return error_response(503, "the database is unavailable; try again shortly")
+        return _unavailable()
     logger.exception("database error")
     return error_response(500, "the server failed to handle the request")
+
+
+def _service_down(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """No free database connection in time, a statement past its deadline, Redis not answering (console
+    sessions live there): the service is unavailable for a moment, not broken."""
+    logger.error("unavailable: %s", type(exc).__name__)
+    return _unavailable()
+
+
+def _unavailable() -> Response[Any]:
+    return error_response(503, "the service is unavailable; try again shortly", {"Retry-After": "5"})
 
 
 def _unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -206,6 +219,9 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: _http_error,
     RepositoryNotFound: _repository_not_found,
     DBAPIError: _database_down,
+    PoolTimeout: _service_down,
+    TimeoutError: _service_down,
+    RedisError: _service_down,
     Exception: _unexpected,
 }
 

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.db.cache_generation import cache_generation
+from app.db.redis_connection import RedisOutage, connect_redis
 from app.ingest import Ingest, build_ingest
 from app.outbox.queue import OUTBOX_SIGNAL
 from tenants.token_directory import TokenDirectory
@@ -20,8 +21,9 @@ from tenants.token_directory import TokenDirectory
 
 def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
     session_maker = db_config.create_session_maker()
-    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
-    generation = cache_generation(settings, redis)
+    redis = connect_redis(settings.redis_url) if settings.redis_url else None
+    redis_outage = RedisOutage()
+    generation = cache_generation(settings, redis, redis_outage)
     return State(
         {
             "settings": settings,
@@ -29,8 +31,9 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
             "session_maker": session_maker,
             "outbox_signal": db_config.session_config.info[OUTBOX_SIGNAL],
             "redis": redis,
+            "redis_outage": redis_outage,
             "token_directory": TokenDirectory(session_maker, generation),
-            "ingest": build_ingest(settings, session_maker, generation),
+            "ingest": build_ingest(settings, session_maker, generation, redis_outage),
         }
     )
 

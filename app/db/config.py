@@ -21,6 +21,17 @@ from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+CONNECT_TIMEOUT_SECONDS = 3
+"""A PostgreSQL that does not accept a connection within this is unavailable (503)."""
+POOL_TIMEOUT_SECONDS = 8
+"""How long a request waits for a pooled connection before it is answered 503."""
+STATEMENT_TIMEOUT_MS = 8000
+"""PostgreSQL cancels a statement running longer (migrations lift it); the request gets 503."""
+POSTGRES_CONNECT_ARGS = {
+    "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+    "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+}
+"""psycopg connection settings of every PostgreSQL connection the service opens."""
 
 
 def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
@@ -32,7 +43,13 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
     else:
         # No pre-ping: it would add a round trip to every checkout, the group commit's included. A
         # connection lost to a database restart fails one transaction (503) and the pool is refreshed.
-        engine = EngineConfig(pool_size=10, max_overflow=10, hide_parameters=True)
+        engine = EngineConfig(
+            pool_size=10,
+            max_overflow=10,
+            pool_timeout=POOL_TIMEOUT_SECONDS,
+            connect_args=POSTGRES_CONNECT_ARGS,
+            hide_parameters=True,
+        )
     config = SQLAlchemyAsyncConfig(
         connection_string=settings.database_url,
         engine_config=engine,

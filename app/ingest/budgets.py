@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import math
 import time
 from collections.abc import Sequence
@@ -25,12 +24,10 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from app.config import RateLimit
-from app.db.cache_generation import CacheGeneration
-from app.errors import Unavailable
+from app.db.cache_generation import CacheGeneration, fresh_epoch, unknown_generation
+from app.db.redis_connection import RedisOutage
 from app.ingest.client_addresses import client_network
 from app.ingest.coalescer import Coalescer
-
-logger = logging.getLogger("hearken.budgets")
 
 CLIENT_DIGEST_LENGTH = 32
 """Hex characters of the keyed hash kept for a client address: 128 bits, enough to never collide."""
@@ -68,6 +65,16 @@ class CounterStore(Protocol):
     async def hit_many(self, batch: Sequence[Hit]) -> Sequence[Counted | BaseException]:
         """Count several requests at once, in order: one generation read, one round trip."""
         ...
+
+
+class UnknownGeneration:
+    """The generation while Redis is down: a new value on every read, so no cache is trusted."""
+
+    async def current(self) -> int:
+        return unknown_generation()
+
+    async def bump(self) -> None:
+        return None
 
 
 class MemoryCounters:
@@ -110,7 +117,12 @@ class MemoryCounters:
 
 
 HIT_SCRIPT = """
-local out = {tonumber(redis.call('GET', KEYS[1]) or '0')}
+local generation = redis.call('GET', KEYS[1])
+if not generation then
+  generation = ARGV[#ARGV]
+  redis.call('SET', KEYS[1], generation)
+end
+local out = {tonumber(generation)}
 local count, ttl, fresh, added = {}, {}, {}, {}
 for k = 2, #KEYS do
   count[k] = tonumber(redis.call('GET', KEYS[k]) or '0')
@@ -119,7 +131,7 @@ for k = 2, #KEYS do
   if fresh[k] then ttl[k] = tonumber(ARGV[k - 1]) end
   added[k] = 0
 end
-for i = #KEYS, #ARGV, 3 do
+for i = #KEYS, #ARGV - 1, 3 do
   local c, limit, p = tonumber(ARGV[i]), tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
   count[c] = count[c] + 1
   added[c] = added[c] + 1
@@ -145,12 +157,14 @@ return out
 """
 """KEYS: the generation key, then each distinct window key. ARGV: each window key's window (ms), then
 per request its client key's position in KEYS, its client limit and its project key's position (0: not
-counted). Per request the reply holds the client window's count and ms left, then the project's (-1: not
-counted)."""
+counted), last a fresh random generation to start from when Redis lost the key. Per request the reply
+holds the client window's count and ms left, then the project's (-1: not counted)."""
 
 
 class RedisCounters:
     """Counters shared by every worker: one atomic script reads the generation and counts the hits.
+    While Redis does not answer, this process's own counters (MemoryCounters) take over, with an
+    unknown generation, so no cache is trusted; Redis is asked again a moment later.
 
     Concurrent requests share a script call: ratings count a whole batch of their group commit at once
     (hit_many), the other endpoints through a Coalescer. One Redis round trip serves the batch. A key
@@ -159,8 +173,12 @@ class RedisCounters:
     as if each request had incremented the key in turn.
     """
 
-    def __init__(self, client: Redis, prefix: str, generation_key: str) -> None:
+    def __init__(
+        self, client: Redis, prefix: str, generation_key: str, outage: RedisOutage | None = None
+    ) -> None:
         self._client = client
+        self._outage = outage or RedisOutage()
+        self._fallback = MemoryCounters(UnknownGeneration())
         self._script = client.register_script(HIT_SCRIPT)
         self._prefix = prefix
         self._generation_key = generation_key
@@ -175,6 +193,17 @@ class RedisCounters:
         await self._client.aclose()
 
     async def hit_many(self, batch: Sequence[Hit]) -> Sequence[Counted | BaseException]:
+        if self._outage.should_try():
+            try:
+                counted = await self._shared_hits(batch)
+            except RedisError as error:
+                self._outage.failed(error)
+            else:
+                self._outage.answered()
+                return counted
+        return await self._fallback.hit_many(batch)
+
+    async def _shared_hits(self, batch: Sequence[Hit]) -> list[Counted]:
         positions: dict[str, int] = {}  # key -> its position in KEYS (the generation key is 1)
         windows: list[int] = []
         requests: list[int] = []
@@ -190,14 +219,10 @@ class RedisCounters:
                     project = positions[hit.project] = len(positions) + 2
                     windows.append(hit.project_seconds * 1000)
             requests += (client, hit.client_limit, project)
-        try:
-            reply = await self._script(
-                keys=[self._generation_key, *(self._prefix + key for key in positions)],
-                args=[*windows, *requests],
-            )
-        except RedisError:
-            logger.exception("Redis did not answer the budget check")
-            return [Unavailable("rate limiting is unavailable; try again shortly")] * len(batch)
+        reply = await self._script(
+            keys=[self._generation_key, *(self._prefix + key for key in positions)],
+            args=[*windows, *requests, fresh_epoch()],
+        )
         generation, results = int(reply[0]), []
         for index in range(len(batch)):
             base = 1 + 4 * index

@@ -10,11 +10,11 @@ from __future__ import annotations
 from uuid import UUID
 
 from litestar.types import Scope
-from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.cache_generation import CacheGeneration, generation_key
+from app.db.redis_connection import RedisOutage, connect_redis
 from app.ingest.batches import rating_batches
 from app.ingest.budgets import CounterStore, MemoryCounters, RateLimiter, RedisCounters
 from app.ingest.gate import PublicGate, record_origin_decision, recorded_origin_decision
@@ -80,15 +80,19 @@ class Ingest:
 
 
 def build_ingest(
-    settings: Settings, session_maker: async_sessionmaker[AsyncSession], generation: CacheGeneration
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
+    generation: CacheGeneration,
+    redis_outage: RedisOutage | None = None,
 ) -> Ingest:
     counters: CounterStore = (
         # A connection of its own: the budget checks run one batch at a time, so they never wait for
         # one, and skip the pool's bookkeeping on every public request.
         RedisCounters(
-            Redis.from_url(settings.redis_url, single_connection_client=True),
+            connect_redis(settings.redis_url, single_connection_client=True),
             settings.redis_prefix,
             generation_key(settings),
+            redis_outage,
         )
         if settings.redis_url
         else MemoryCounters(generation)

@@ -8,13 +8,20 @@ and nothing is acknowledged.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Sequence
+
+import psycopg
 
 from app.errors import Unavailable
 from app.ingest.batches import RatingBatches
 from app.ingest.rating_rows import NewRating, Row
 
 logger = logging.getLogger("hearken.ingest")
+
+DATABASE_DOWN = (psycopg.OperationalError, sqlite3.OperationalError, TimeoutError, OSError)
+"""Failures of the database rather than of a row: retrying the rows one by one would only multiply the
+wait, so the whole batch is answered 503 at once."""
 
 
 class RatingGroupCommit:
@@ -25,6 +32,9 @@ class RatingGroupCommit:
         """Each row's stored rating, or Unavailable for a row that could not be committed."""
         try:
             return list(await self._batches.write(batch))
+        except DATABASE_DOWN as failure:
+            logger.error("a batch of %d ratings could not be stored: %s", len(batch), type(failure).__name__)
+            return [Unavailable("the rating could not be stored; try again")] * len(batch)
         except Exception:
             if len(batch) == 1:
                 logger.exception("a rating could not be stored; its request is answered 503")

@@ -8,6 +8,7 @@ upsert from `upsert_sql`, each record's fields typed as their columns are.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlalchemy import Column, Table
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import make_url
 
+from app.db.config import CONNECT_TIMEOUT_SECONDS, STATEMENT_TIMEOUT_MS
 from app.db.counter_upsert import counter_rows, upsert_columns, upsert_sql
 from app.db.models import Rating, RatingCounter, RatingTotal
 from app.ingest.rating_counters import count_deltas, total_deltas
@@ -75,6 +77,10 @@ def _delta_record(table: Table) -> type[msgspec.Struct]:
 _DayDelta = _delta_record(_COUNTERS)
 _TotalDelta = _delta_record(_TOTALS)
 
+WRITE_DEADLINE_SECONDS = 6.0
+"""A batch not committed by then is answered 503. PostgreSQL cancels a slow statement itself; this
+covers a server that accepted the connection and then stopped answering (frozen, unreachable)."""
+
 
 class PostgresRatingBatches:
     def __init__(self, database_url: str) -> None:
@@ -83,20 +89,32 @@ class PostgresRatingBatches:
         )
         self._cursor: psycopg.AsyncCursor[object] | None = None
         """On the writer's own connection; one cursor serves every batch (one less object per batch)."""
+        self._abandoned: set[asyncio.Future[None]] = set()
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
         deltas = count_deltas(ratings, +1)
-        cursor = await self._connected()
-        await cursor.execute(
-            INSERT_AND_COUNT,
-            {
-                "ratings": _json(ratings),
-                "deltas": _json([_DayDelta(*row) for row in counter_rows(deltas)]),
-                "totals": _json([_TotalDelta(*row) for row in counter_rows(total_deltas(deltas))]),
-            },
-        )
+        documents = {
+            "ratings": _json(ratings),
+            "deltas": _json([_DayDelta(*row) for row in counter_rows(deltas)]),
+            "totals": _json([_TotalDelta(*row) for row in counter_rows(total_deltas(deltas))]),
+        }
+        writing = asyncio.ensure_future(self._execute(documents))
+        done, _ = await asyncio.wait((writing,), timeout=WRITE_DEADLINE_SECONDS)
+        if not done:
+            # Not awaited: psycopg's cancellation of a query on a frozen server takes seconds more. The
+            # task unwinds on its own and the next batch opens a new connection.
+            writing.cancel()
+            self._abandoned.add(writing)
+            writing.add_done_callback(self._abandoned.discard)
+            self._cursor = None
+            raise TimeoutError("the rating batch was not committed in time")
+        writing.result()
         return ratings
+
+    async def _execute(self, documents: dict[str, str]) -> None:
+        cursor = await self._connected()
+        await cursor.execute(INSERT_AND_COUNT, documents)
 
     async def close(self) -> None:
         if self._cursor is not None:
@@ -106,7 +124,12 @@ class PostgresRatingBatches:
     async def _connected(self) -> psycopg.AsyncCursor[object]:
         """The writer's cursor, on a connection opened again after it broke (say, the database restarted)."""
         if self._cursor is None or self._cursor.connection.closed:
-            connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
+            connection = await psycopg.AsyncConnection.connect(
+                self._conninfo,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+            )
             self._cursor = connection.cursor()
         return self._cursor
 

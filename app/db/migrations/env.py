@@ -66,6 +66,9 @@ def do_run_migrations(connection: "Connection") -> None:
     )
 
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # The service's statement timeout is for requests; a migration may rewrite a large table.
+            connection.exec_driver_sql("SET statement_timeout = 0")
         context.run_migrations()
 
 

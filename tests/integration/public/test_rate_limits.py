@@ -122,5 +122,6 @@ async def test_two_apps_share_one_redis_budget(settings: Settings, tenant: Tenan
         assert keys
         assert not [key for key in keys if "testclient" in key]
         for key in keys:
-            assert 0 < await client.ttl(key) <= 60, key
+            if not key.endswith("cache_generation"):  # budget windows expire; the generation stays
+                assert 0 < await client.ttl(key) <= 60, key
         await client.delete(*keys)
