@@ -3,9 +3,10 @@ shared counter before any argon2 work runs, so parallel attempts cannot slip pas
 
 Each attempt is counted, up front, against several budgets: per email and client, per email alone (a
 spray from many addresses) and per client alone (argon2 work for any email, known or not); sign-ups per
-client. Past a budget's free attempts each further one must wait a delay that grows with the count, up to
-a cap, instead of a lockout anyone could trigger for somebody else. A right password clears the
-per-email-and-client count. Counters are forgotten after a quiet window.
+client; password reset mails per address and per client. Past a budget's free attempts each further one
+must wait a delay that grows with the count, up to a cap, instead of a lockout anyone could trigger for
+somebody else. A right password clears the per-email-and-client count. Counters are forgotten after a
+quiet window.
 
 The client is the address the trusted proxies name (the same as the public endpoints use), an IPv6
 client by its /64. Keys are keyed hashes: no email or address is stored. With Redis, one script reserves
@@ -57,6 +58,9 @@ PER_EMAIL_AND_CLIENT = Budget("email-client", free=5, first_delay=30, growth=2, 
 PER_EMAIL = Budget("email", free=20, first_delay=5, growth=2, max_delay=60)
 PER_CLIENT = Budget("client", free=30, first_delay=1, growth=1, max_delay=1)
 SIGNUPS_PER_CLIENT = Budget("signup", free=10, first_delay=60, growth=2, max_delay=WINDOW_SECONDS)
+RESETS_PER_EMAIL = Budget("reset-email", free=3, first_delay=120, growth=2, max_delay=WINDOW_SECONDS)
+"""Reset mails to one address: a few, then a growing wait (nobody's mailbox is flooded through us)."""
+RESETS_PER_CLIENT = Budget("reset-client", free=10, first_delay=30, growth=2, max_delay=WINDOW_SECONDS)
 
 Reservation = Sequence[tuple[str, Budget]]
 
@@ -168,6 +172,15 @@ class LoginThrottle:
         """A right password clears this client's count for the email (not the others: they track a spray
         and the work one client causes)."""
         await self.counters.forget(self._login_keys(email, client)[0][0])
+
+    async def reserve_password_reset(self, email: str, client: str) -> int:
+        """Reserve one reset mail to this address asked by this client, whether or not it has an account
+        (a wait must not tell which)."""
+        keys = [
+            (self._key(RESETS_PER_EMAIL, email.strip().lower()), RESETS_PER_EMAIL),
+            (self._key(RESETS_PER_CLIENT, client), RESETS_PER_CLIENT),
+        ]
+        return _seconds(await self.counters.reserve(keys, time.time()))
 
     async def reserve_signup(self, client: str) -> int:
         key = self._key(SIGNUPS_PER_CLIENT, client)

@@ -23,6 +23,7 @@ from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.origins import OriginsController
+from admin_ui.controllers.password_reset import PasswordResetController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.tokens import TokensController
@@ -55,6 +56,7 @@ def console_router(settings: Settings) -> Router:
         path="/",
         route_handlers=[
             AuthController,
+            PasswordResetController,
             AccountController,
             ProjectsController,
             OriginsController,

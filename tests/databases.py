@@ -29,6 +29,7 @@ TABLES = (
     "rating_totals",
     "ratings",
     "projects",
+    "password_resets",
     "invitations",
     "access_tokens",
     "memberships",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -20,44 +21,44 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 
 @dataclass
 class Inbox:
-    """What the server accepted; `wait_for` wakes on each arrival instead of polling."""
+    """What the server accepted; waiting wakes on each arrival instead of polling."""
 
     port: int = 0
     messages: list[EmailMessage] = field(default_factory=list)
     recipients: list[list[str]] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=list)
+    _arrived: threading.Condition = field(default_factory=threading.Condition)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
-        with self._lock:
+        with self._arrived:
             self.messages.append(message)
             self.recipients.append(list(envelope.rcpt_tos))
-            waiters = list(self._waiters)
-        for loop, event in waiters:
-            loop.call_soon_threadsafe(event.set)
+            self._arrived.notify_all()
         return "250 OK"
 
+    def wait(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
+        """The first `count` messages once they have arrived (for tests without an event loop)."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self.messages) >= count, seconds):
+                raise AssertionError(f"{len(self.messages)} mails arrived within {seconds} s, not {count}")
+            return self.messages[:count]
+
+    def mail_to(self, address: str, seconds: float = 10.0) -> EmailMessage:
+        """The latest message to `address`, once one has arrived."""
+
+        def latest() -> EmailMessage | None:
+            return next((m for m in reversed(self.messages) if m["To"] == address), None)
+
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: latest() is not None, seconds):
+                raise AssertionError(f"no mail to {address} arrived within {seconds} s")
+            found = latest()
+            assert found is not None
+            return found
+
     async def wait_for(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
-        """The first `count` messages once they have arrived."""
-        event = asyncio.Event()
-        waiter = (asyncio.get_running_loop(), event)
-        with self._lock:
-            self._waiters.append(waiter)
-        try:
-            async with asyncio.timeout(seconds):
-                while len(self.messages) < count:
-                    await event.wait()
-                    event.clear()
-        except TimeoutError:
-            raise AssertionError(
-                f"{len(self.messages)} mails arrived within {seconds} s, not {count}"
-            ) from None
-        finally:
-            with self._lock:
-                self._waiters.remove(waiter)
-        return self.messages[:count]
+        return await asyncio.to_thread(self.wait, count, seconds)
 
 
 def free_port() -> int:
@@ -96,3 +97,10 @@ def text_of(message: EmailMessage, subtype: str = "plain") -> str:
     assert part is not None, f"no {subtype} part"
     content: str = part.get_content()
     return content.replace("\r\n", "\n")
+
+
+def link_in(message: EmailMessage, path: str) -> str:
+    """The link of the plain text body whose path starts with `path`, e.g. "/password/reset/"."""
+    found = re.search(rf"https?://[^/\s]+{re.escape(path)}\S+", text_of(message))
+    assert found, f"no {path} link in the mail"
+    return found.group(0)

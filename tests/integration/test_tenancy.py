@@ -6,6 +6,7 @@ by walking `app.routes`, so a route added later is covered without touching this
 - A's token on A's own project with the id of a resource of B's project: 404.
 - Organization-level routes with ids (/api/v1/webhooks/{webhook_id}...): A's token with ids of B's
   resources is 404, as if they did not exist.
+- Every console route but signing up and in and the links mail carries sends a visitor to log in.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import OrgScope
+from tests.console_helpers import Console
 from tests.factories import Tenant
 
 API_PREFIX = "/api/v1/"
@@ -262,3 +264,47 @@ async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncT
     assert public == PUBLIC_ROUTES
     stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
     assert stripe.status_code == 404  # an unknown receiver, not a missing token
+
+
+CONSOLE_PUBLIC_ROUTES = {
+    "GET /signup",
+    "POST /signup",
+    "GET /login",
+    "POST /login",
+    "GET /invitations/{secret:str}",
+    "POST /invitations/{secret:str}",
+    "GET /password/forgot",
+    "POST /password/forgot",
+    "GET /password/reset/{secret:str}",
+    "POST /password/reset/{secret:str}",
+}
+"""The only console routes that answer without a signed-in member: signing up and in, and the links
+that mail carries (each proves itself by its secret)."""
+
+
+def console_routes(app: Litestar) -> list[tuple[str, HTTPRoute]]:
+    """Every method of every route a console controller serves, read from the app itself."""
+    found = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler in route.route_handlers:
+            if handler.fn.__module__.startswith("admin_ui."):
+                found += [(method, route) for method in sorted(handler.http_methods - {"HEAD", "OPTIONS"})]
+    return found
+
+
+async def test_every_other_console_route_needs_a_signed_in_member(app: Litestar, console: Console) -> None:
+    answers = {}
+    await console.get("/login")  # a CSRF token, as a visitor's browser has one
+    for method, route in console_routes(app):
+        name = f"{method} {route.path}"
+        url = route.path_format.format(**{param: str(uuid4()) for param in route.path_parameters})
+        if method == "GET":
+            response = await console.get(url, follow_redirects=False)
+        else:
+            response = await console.post(url, {}, follow_redirects=False)
+        answers[name] = (response.status_code, response.headers.get("location"))
+    assert "GET /password/forgot" in answers and "POST /account/language" in answers
+    refused = {name for name, answer in answers.items() if answer == (303, "/login")}
+    assert set(answers) - refused == CONSOLE_PUBLIC_ROUTES

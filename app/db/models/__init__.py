@@ -16,7 +16,16 @@ from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.webhook_attempt import WebhookAttempt
 from app.db.models.webhook_delivery import WebhookDelivery
 from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
-from tenants.models import AccessToken, Invitation, Membership, Organization, Role, TokenScope, User
+from tenants.models import (
+    AccessToken,
+    Invitation,
+    Membership,
+    Organization,
+    PasswordReset,
+    Role,
+    TokenScope,
+    User,
+)
 
 __all__ = [
     "ALL_PATHS",
@@ -39,6 +48,7 @@ __all__ = [
     "Organization",
     "OutboundEmail",
     "OutboxJob",
+    "PasswordReset",
     "Project",
     "Rating",
     "RatingCounter",

@@ -1,0 +1,78 @@
+"""Links the console mails, followed in Chromium: the mail is sent by a real server process to a real SMTP
+server (aiosmtpd), parsed back, and its link opened in the browser. Screenshots under
+test-artifacts/console/."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import databases
+from tests.browser.console_harness import page, screenshot
+from tests.browser.harness import LiveServer
+from tests.mail_server import Inbox, link_in, smtp_server
+
+__all__ = ["page"]
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def inbox() -> Iterator[Inbox]:
+    with smtp_server() as inbox:
+        yield inbox
+
+
+@pytest.fixture(scope="module")
+def mailing_server(
+    tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path, inbox: Inbox
+) -> Iterator[str]:
+    """A server process that mails through the test's SMTP server."""
+    folder = tmp_path_factory.mktemp("mailing-server")
+    server = LiveServer(database_url=databases.sqlite_copy(sqlite_template, folder), folder=folder)
+    server.start({"HEARKEN_SMTP_URL": f"smtp://127.0.0.1:{inbox.port}", "HEARKEN_OUTBOX_POLL_SECONDS": "0.2"})
+    yield server.base_url
+    server.stop()
+
+
+def sign_up(page: Page, base_url: str) -> str:
+    email = f"owner-{uuid.uuid4().hex[:8]}@acme.example"
+    page.goto(base_url + "/signup")
+    page.get_by_label("Organization name").fill("Acme")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name="Projects")).to_be_visible()
+    return email
+
+
+def test_forgot_password_link_sets_a_new_password(page: Page, mailing_server: str, inbox: Inbox) -> None:
+    email = sign_up(page, mailing_server)
+    page.get_by_role("button", name="Log out").click()
+    expect(page).to_have_url(re.compile(r"/login$"))
+    page.get_by_role("link", name="Forgot password?").click()
+    page.get_by_label("Email").fill(email)
+    page.get_by_role("button", name="Send reset link").click()
+    expect(page.get_by_role("status")).to_contain_text("a link to set a new password is on its way")
+    screenshot(page, "mail-01-forgot-password")
+    page.goto(link_in(inbox.mail_to(email), "/password/reset/"))
+    expect(page.get_by_role("heading", name="Set a new password")).to_be_visible()
+    page.get_by_label("New password").fill("an even longer password")
+    screenshot(page, "mail-02-set-password")
+    page.get_by_role("button", name="Set password").click()
+    expect(page.get_by_role("heading", name="Projects")).to_be_visible()
+
+    page.get_by_role("button", name="Log out").click()
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("alert")).to_contain_text("do not match")
+    page.get_by_label("Password").fill("an even longer password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Projects")).to_be_visible()
