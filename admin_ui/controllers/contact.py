@@ -11,7 +11,7 @@ from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.listing import PAGE_SIZE, Pages, page_number
-from admin_ui.rendering import render
+from admin_ui.rendering import go_to, render
 from app.db.models import Project
 from app.schemas.pagination import Pagination
 from app.services.contact_messages import ContactMessages
@@ -66,3 +66,26 @@ class ContactController(Controller):
         record = await contact_messages.get(message_id)
         await contact_messages.archive(record)
         return render(request, "contact_message.html", project=project, record=record, archived_now=True)
+
+    @get("/{message_id:uuid}/delete", opt={"min_role": Role.ADMIN})
+    async def purge_page(
+        self, request: HTMXRequest, project: Project, contact_messages: ContactMessages, message_id: UUID
+    ) -> Any:
+        record = await contact_messages.get(message_id)
+        url = f"/projects/{project.id}/contact/{record.id}"
+        return render(
+            request,
+            "purge_confirm.html",
+            project=project,
+            what="contact message",
+            excerpt=record.message,
+            action=f"{url}/delete",
+            back=url,
+        )
+
+    @post("/{message_id:uuid}/delete", opt={"min_role": Role.ADMIN})
+    async def purge(
+        self, request: HTMXRequest, project: Project, contact_messages: ContactMessages, message_id: UUID
+    ) -> Any:
+        await contact_messages.purge(await contact_messages.get(message_id))
+        return go_to(request, f"/projects/{project.id}/contact")

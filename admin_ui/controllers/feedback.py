@@ -25,6 +25,7 @@ from app.services.feedback_items import FeedbackChanges, FeedbackFilter, Feedbac
 from tenants.models import Role
 
 TRIAGE = {"min_role": Role.MEMBER}
+ADMIN = {"min_role": Role.ADMIN}
 FILTERS = ("status", "type", "source", "path", "search", "archived")
 STATUSES = [s.value for s in FeedbackStatus]
 TYPES = [t.value for t in FeedbackType]
@@ -196,3 +197,25 @@ class FeedbackController(Controller):
         item = await feedback_items.get(feedback_id)
         await feedback_items.update(item, {"archived": False})
         return await self._detail(request, project, feedback_items, item)
+
+    @get("/{feedback_id:uuid}/delete", opt=ADMIN)
+    async def purge_page(
+        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+    ) -> Any:
+        item = await feedback_items.get(feedback_id)
+        return render(
+            request,
+            "purge_confirm.html",
+            project=project,
+            what="feedback item",
+            excerpt=item.message,
+            action=f"{feedback_url(project, item)}/delete",
+            back=feedback_url(project, item),
+        )
+
+    @post("/{feedback_id:uuid}/delete", opt=ADMIN)
+    async def purge(
+        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+    ) -> Any:
+        await feedback_items.purge(await feedback_items.get(feedback_id))
+        return go_to(request, feedback_url(project))

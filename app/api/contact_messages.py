@@ -12,6 +12,7 @@ from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
+from app.api.parameters import Purge
 from app.compression import SKIP_COMPRESSION
 from app.db.models import ContactMessage, Project
 from app.errors import error_responses
@@ -82,8 +83,11 @@ class ContactMessageController(Controller):
 
     @delete(
         "/{message_id:str}",
-        summary="Archive a contact message (idempotent)",
+        summary="Archive a contact message (idempotent), or with purge=true delete it for good",
         responses=error_responses(400, 401, 403, 404),
     )
-    async def archive_message(self, message_id: str, contact_messages: ContactMessages) -> None:
-        await contact_messages.archive(await contact_messages.get(parse_uuid(message_id, "message_id")))
+    async def archive_message(
+        self, message_id: str, contact_messages: ContactMessages, purge: Purge = False
+    ) -> None:
+        record = await contact_messages.get(parse_uuid(message_id, "message_id"))
+        await (contact_messages.purge(record) if purge else contact_messages.archive(record))

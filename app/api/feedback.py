@@ -13,6 +13,7 @@ from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
+from app.api.parameters import Purge
 from app.compression import SKIP_COMPRESSION
 from app.db.models import FeedbackSource, Project
 from app.errors import error_responses
@@ -144,11 +145,14 @@ class FeedbackController(Controller):
 
     @delete(
         "/{feedback_id:str}",
-        summary="Archive a feedback item (idempotent)",
+        summary="Archive a feedback item (idempotent), or with purge=true delete it for good",
         responses=error_responses(400, 401, 403, 404),
     )
-    async def archive_feedback(self, feedback_id: str, feedback_items: FeedbackItems) -> None:
-        await feedback_items.archive(await feedback_items.get(parse_uuid(feedback_id, "feedback_id")))
+    async def archive_feedback(
+        self, feedback_id: str, feedback_items: FeedbackItems, purge: Purge = False
+    ) -> None:
+        item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
+        await (feedback_items.purge(item) if purge else feedback_items.archive(item))
 
     @get(
         "/{feedback_id:str}/history",

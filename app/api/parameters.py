@@ -28,3 +28,10 @@ Until = Annotated[
         description="End, exclusive: ISO 8601 date-time; a date means through the end of that day (UTC)."
     ),
 ]
+Purge = Annotated[
+    bool,
+    Parameter(
+        description="true deletes for good (the row, its history, its counts) instead of archiving; "
+        "a purged id is then 404."
+    ),
+]

@@ -76,6 +76,11 @@ class ContactMessages:
         record.archived = True
         await self.session.commit()
 
+    async def purge(self, record: ContactMessage) -> None:
+        """Delete the message for good."""
+        await self.session.delete(record)
+        await self.session.commit()
+
 
 def contact_conditions(
     project_id: UUID, *, search: str | None = None, archived: bool = False

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Literal, TypedDict
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import (
@@ -191,6 +191,13 @@ class FeedbackItems:
     async def archive(self, item: FeedbackItem) -> FeedbackItem:
         """Soft delete; archiving twice changes nothing and records nothing."""
         return await self.update(item, {"archived": True})
+
+    async def purge(self, item: FeedbackItem) -> None:
+        """Delete the item for good, with its history, and take it off the counters, in one transaction."""
+        await self.session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id == item.id))
+        await self.session.delete(item)
+        await apply_feedback_counts(self.session, [(counter_key(item), -1)])
+        await self.session.commit()
 
     async def history(self, item: FeedbackItem) -> list[FeedbackChange]:
         """Every recorded change of the item, oldest first."""

@@ -1,0 +1,48 @@
+"""Every stored counter compared with a recount from the rows it counts: the check after any deletion
+(purge, erasure, retention) that counts stayed exact."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from sqlalchemy import false, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import FeedbackCounter, FeedbackItem, Rating, RatingCounter, RatingTotal
+from app.ingest.rating_counters import count_deltas, total_deltas
+
+
+async def stored(session: AsyncSession, model: Any) -> Counter[tuple[Any, ...]]:
+    keys = [column for column in model.__table__.primary_key.columns]
+    rows = await session.execute(select(*keys, model.count).where(model.count != 0))
+    return Counter({tuple(row[:-1]): row[-1] for row in rows})
+
+
+async def assert_counters_match_rows(session: AsyncSession) -> None:
+    feedback = Counter(
+        {
+            tuple(row[:-1]): row[-1]
+            for row in await session.execute(
+                select(
+                    FeedbackItem.project_id,
+                    FeedbackItem.archived,
+                    FeedbackItem.status,
+                    FeedbackItem.type,
+                    FeedbackItem.source,
+                    func.count(),
+                ).group_by(
+                    FeedbackItem.project_id,
+                    FeedbackItem.archived,
+                    FeedbackItem.status,
+                    FeedbackItem.type,
+                    FeedbackItem.source,
+                )
+            )
+        }
+    )
+    assert await stored(session, FeedbackCounter) == feedback
+    ratings = list(await session.scalars(select(Rating).where(Rating.archived == false())))
+    days = +count_deltas(ratings, +1)
+    assert await stored(session, RatingCounter) == days
+    assert await stored(session, RatingTotal) == +total_deltas(days)
