@@ -1,4 +1,5 @@
-"""Invitations to join an organization: a one-time link shown once (there is no mail yet).
+"""Invitations to join an organization: a one-time link, mailed and shown once to the owner who invites,
+good for 7 days. Sending it again draws a new link (the old one stops working) and another 7 days.
 
 Only the SHA-256 digest of the link's secret is stored, as for access tokens.
 """
@@ -45,7 +46,8 @@ class Invitations:
         self.session = session
         self.org_id = org_id
 
-    async def create(self, *, email: str, role: str, created_by: UUID | None) -> IssuedInvitation:
+    def issue(self, *, email: str, role: str, created_by: UUID | None) -> IssuedInvitation:
+        """Add a new invitation to the caller's transaction."""
         secret = secrets.token_urlsafe(32)
         record = Invitation(
             org_id=self.org_id,
@@ -56,29 +58,39 @@ class Invitations:
             created_by=created_by,
         )
         self.session.add(record)
-        await self.session.commit()
+        return IssuedInvitation(record=record, secret=secret)
+
+    async def renew(self, invitation_id: UUID) -> IssuedInvitation:
+        """A new link for an invitation not yet accepted, good for another 7 days; the old link stops
+        working. In the caller's transaction."""
+        record = await self._get(invitation_id)
+        if record.accepted_at is not None:
+            raise NotFound("no such invitation in this organization")
+        secret = secrets.token_urlsafe(32)
+        record.token_digest = token_digest(secret)
+        record.expires_at = utc_now() + INVITATION_LIFETIME
         return IssuedInvitation(record=record, secret=secret)
 
     async def pending(self) -> list[Invitation]:
+        """Invitations not accepted yet, expired ones too (they can be sent again)."""
         result = await self.session.scalars(
             select(Invitation)
-            .where(
-                Invitation.org_id == self.org_id,
-                Invitation.accepted_at.is_(None),
-                Invitation.expires_at > utc_now(),
-            )
+            .where(Invitation.org_id == self.org_id, Invitation.accepted_at.is_(None))
             .order_by(Invitation.created_at.desc())
         )
         return list(result)
 
     async def cancel(self, invitation_id: UUID) -> None:
+        await self.session.delete(await self._get(invitation_id))
+        await self.session.commit()
+
+    async def _get(self, invitation_id: UUID) -> Invitation:
         record = await self.session.scalar(
             select(Invitation).where(Invitation.org_id == self.org_id, Invitation.id == invitation_id)
         )
         if record is None:
             raise NotFound("no such invitation in this organization")
-        await self.session.delete(record)
-        await self.session.commit()
+        return record
 
 
 async def open_invitation(session: AsyncSession, secret: str) -> OpenInvitation:

@@ -1,5 +1,6 @@
 """Members and roles: everyone sees who is in the organization; only an owner invites, changes roles
-and removes members. An invitation link is shown once (there is no mail yet)."""
+and removes members. An invitation is mailed, and its link shown once to copy (the only way it reaches
+anyone when the server has no SMTP); sending it again makes a new link good for another 7 days."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
 from app.errors import InvalidRequest
-from tenants.invitations import Invitations
+from app.services.invitation_mail import Inviter, invitation_link, invite, invite_again
+from app.timestamps import utc_now
+from tenants.invitations import Invitations, IssuedInvitation
 from tenants.members import Members
 from tenants.models import Role
 
@@ -32,6 +35,10 @@ class InviteForm:
 @dataclass
 class RoleForm:
     role: str = ""
+
+
+def inviter(me: ConsoleUser) -> Inviter:
+    return Inviter(me.user_id, me.email, me.language, me.org_id, me.org_name)
 
 
 class MembersController(Controller):
@@ -56,6 +63,7 @@ class MembersController(Controller):
             status_code=status_code,
             members=await Members(session, me.org_id).list(),
             invitations=await Invitations(session, me.org_id).pending() if me.is_owner else [],
+            now=utc_now(),
             roles=[r.value for r in Role],
             **context,
         )
@@ -68,17 +76,35 @@ class MembersController(Controller):
     async def invite(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[InviteForm]
     ) -> Any:
+        settings: Settings = request.app.state.settings
         try:
-            issued = await Invitations(db_session, me.org_id).create(
-                email=data.email, role=data.role, created_by=me.user_id
-            )
+            issued = await invite(db_session, settings, inviter(me), email=data.email, role=data.role)
         except InvalidRequest as exc:
             return await self._page(
                 request, db_session, me, status_code=400, errors=field_error(exc), values=form_values(data)
             )
+        return await self._issued(request, db_session, me, issued)
+
+    @post("/invitations/{invitation_id:uuid}/resend", opt=OWNER_ONLY)
+    async def resend_invitation(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
+    ) -> Any:
         settings: Settings = request.app.state.settings
-        link = f"{settings.base_url}/invitations/{issued.secret}"
-        return await self._page(request, db_session, me, invitation_link=link, invited=issued.record)
+        issued = await invite_again(db_session, settings, inviter(me), invitation_id)
+        return await self._issued(request, db_session, me, issued)
+
+    async def _issued(
+        self, request: HTMXRequest, session: AsyncSession, me: ConsoleUser, issued: IssuedInvitation
+    ) -> Any:
+        settings: Settings = request.app.state.settings
+        return await self._page(
+            request,
+            session,
+            me,
+            invitation_link=invitation_link(settings, issued),
+            invited=issued.record,
+            mailed=settings.sends_mail,
+        )
 
     @post("/invitations/{invitation_id:uuid}/cancel", opt=OWNER_ONLY)
     async def cancel_invitation(

@@ -52,4 +52,24 @@ TEXTS: dict[str, dict[str, MailText]] = {
             ),
         ),
     },
+    "invitation": {
+        "en": MailText(
+            subject="{inviter} invited you to {organization} on Hearken",
+            before=("{inviter} invited you to join {organization} on Hearken as {role}.",),
+            action="Accept the invitation",
+            after=("The link works for 7 days.",),
+        ),
+        "de": MailText(
+            subject="{inviter} hat Sie zu {organization} auf Hearken eingeladen",
+            before=("{inviter} hat Sie eingeladen, {organization} auf Hearken beizutreten (Rolle: {role}).",),
+            action="Einladung annehmen",
+            after=("Der Link funktioniert 7 Tage lang.",),
+        ),
+        "sv": MailText(
+            subject="{inviter} har bjudit in dig till {organization} på Hearken",
+            before=("{inviter} har bjudit in dig att gå med i {organization} på Hearken (roll: {role}).",),
+            action="Anta inbjudan",
+            after=("Länken fungerar i 7 dagar.",),
+        ),
+    },
 }

@@ -1,4 +1,4 @@
-"""An invitation to join an organization: a one-time link (no mail yet), stored as a digest."""
+"""An invitation to join an organization: a one-time link (mailed and shown once), stored as a digest."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests import databases
 from tests.browser.console_harness import page, screenshot
@@ -76,3 +76,27 @@ def test_forgot_password_link_sets_a_new_password(page: Page, mailing_server: st
     page.get_by_label("Password").fill("an even longer password")
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
+
+
+def test_an_invitation_mailed_is_accepted_in_the_browser(
+    page: Page, browser: Browser, mailing_server: str, inbox: Inbox
+) -> None:
+    sign_up(page, mailing_server)
+    page.get_by_role("link", name="Members").click()
+    guest = f"guest-{uuid.uuid4().hex[:8]}@acme.example"
+    page.get_by_label("Email").fill(guest)
+    page.get_by_role("button", name="Create invitation link").click()
+    expect(page.get_by_role("status")).to_contain_text(f"We mailed this link to {guest}")
+    screenshot(page, "mail-03-invitation-sent")
+    link = link_in(inbox.mail_to(guest), "/invitations/")
+    assert page.locator("#invitation-link").inner_text() == link
+
+    context = browser.new_context()
+    invited = context.new_page()
+    invited.goto(link)
+    expect(invited.get_by_role("heading", name="Join Acme")).to_be_visible()
+    invited.get_by_label("Password").fill(PASSWORD)
+    invited.get_by_role("button", name="Create account and join").click()
+    expect(invited.get_by_role("heading", name="Projects")).to_be_visible()
+    expect(invited.get_by_text(f"{guest} · member")).to_be_visible()
+    context.close()

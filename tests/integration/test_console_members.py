@@ -31,6 +31,8 @@ async def test_invited_new_user_creates_an_account_and_joins(
     await console.get("/members")
     path = await invite(console, "new@org-a.example", "member")
     assert LINK.search((await console.get("/members")).text) is None  # shown once
+    again = await console.post("/members/invitations", {"email": "two@org-a.example", "role": "member"})
+    assert "This server sends no mail: send this link to two@org-a.example yourself." in again.text
     assert "new@org-a.example as member" in (await console.get("/members")).text
 
     async with AsyncTestClient(app=app) as other:

@@ -1,0 +1,127 @@
+"""Invitations by mail, through a real SMTP server (aiosmtpd): the mail carries the same link the owner
+may copy; "Resend" draws a new link for another 7 days and the old one stops working; an expired
+invitation can be sent again; another organization's invitation is not found."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.timestamps import utc_now
+from tenants.models import Invitation, User
+from tests.console_helpers import Console, add_user
+from tests.factories import Tenant
+from tests.mail_server import Inbox, link_in, smtp_server, text_of
+
+LINK = re.compile(r'<code id="invitation-link">(http://[^<]+)</code>')
+
+
+@pytest.fixture
+def inbox() -> Iterator[Inbox]:
+    with smtp_server() as inbox:
+        yield inbox
+
+
+@pytest.fixture
+def settings(database_url: str, inbox: Inbox) -> Settings:
+    return Settings(
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        smtp_url=f"smtp://127.0.0.1:{inbox.port}",
+        outbox_poll_seconds=0.05,
+    )
+
+
+def shown_link(html: str) -> str:
+    match = LINK.search(html)
+    assert match is not None, html
+    return match.group(1)
+
+
+async def invitation_id(session_maker: async_sessionmaker[AsyncSession], email: str) -> str:
+    async with session_maker() as session:
+        found = await session.scalar(select(Invitation.id).where(Invitation.email == email))
+        return str(found)
+
+
+async def test_the_invitation_is_mailed_with_the_link_shown_to_copy(
+    app: Litestar, console: Console, owner: User, inbox: Inbox
+) -> None:
+    await console.login(owner.email)
+    await console.get("/members")
+    page = (await console.post("/members/invitations", {"email": "new@org-a.example", "role": "admin"})).text
+    assert "We mailed this link to new@org-a.example" in page
+    (mail,) = await inbox.wait_for(1)
+    assert inbox.recipients == [["new@org-a.example"]]
+    assert mail["Subject"] == "owner@org-a.example invited you to Org A on Hearken"
+    assert "join Org A on Hearken as admin" in text_of(mail) and "7 days" in text_of(mail)
+    link = link_in(mail, "/invitations/")
+    assert link == shown_link(page)
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        assert "Join Org A" in (await guest.get(urlsplit(link).path)).text
+
+
+async def test_resending_draws_a_new_link_for_another_seven_days(
+    app: Litestar,
+    console: Console,
+    owner: User,
+    inbox: Inbox,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    await console.login(owner.email)
+    await console.get("/members")
+    await console.post("/members/invitations", {"email": "late@org-a.example", "role": "member"})
+    (first,) = await inbox.wait_for(1)
+    async with session_maker() as session:  # a week passes
+        await session.execute(update(Invitation).values(expires_at=utc_now() - timedelta(minutes=1)))
+        await session.commit()
+    listing = (await console.get("/members")).text
+    assert "late@org-a.example as member, <strong>expired</strong>" in listing
+    async with AsyncTestClient(app=app) as other:
+        assert (await Console(other).get(urlsplit(link_in(first, "/invitations/")).path)).status_code == 404
+
+    invitation = await invitation_id(session_maker, "late@org-a.example")
+    page = (await console.post(f"/members/invitations/{invitation}/resend")).text
+    second = (await inbox.wait_for(2))[1]
+    assert link_in(second, "/invitations/") == shown_link(page) != link_in(first, "/invitations/")
+    async with session_maker() as session:
+        record = await session.get_one(Invitation, invitation)
+        assert timedelta(days=6, hours=23) < record.expires_at - utc_now() <= timedelta(days=7)
+    async with AsyncTestClient(app=app) as other:
+        guest = Console(other)
+        assert (await guest.get(urlsplit(link_in(first, "/invitations/")).path)).status_code == 404
+        new_path = urlsplit(link_in(second, "/invitations/")).path
+        joined = await guest.post(new_path, {"password": "a new long password"}, follow_redirects=False)
+        assert joined.headers["location"] == "/projects"
+
+
+async def test_only_an_owner_of_the_same_organization_resends(
+    console: Console,
+    owner: User,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    inbox: Inbox,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    await add_user(session_maker, other_tenant.org_id, "owner@org-b.example", "owner")
+    await console.login("owner@org-b.example")
+    await console.get("/members")
+    await console.post("/members/invitations", {"email": "b-guest@org-b.example", "role": "member"})
+    theirs = await invitation_id(session_maker, "b-guest@org-b.example")
+    await add_user(session_maker, tenant.org_id, "admin@org-a.example", "admin")
+    await console.login("admin@org-a.example")
+    assert (await console.post(f"/members/invitations/{theirs}/resend")).status_code == 403
+    await console.login(owner.email)
+    assert (await console.post(f"/members/invitations/{theirs}/resend")).status_code == 404
+    await inbox.wait_for(1)
+    assert inbox.recipients == [["b-guest@org-b.example"]]  # sent once, by its own organization
