@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import derived_secret
 from app.errors import Forbidden
+from tenants.actor import current_actor
 from tenants.members import role_at_least
 from tenants.models import Membership, Organization, Role, User
 from tenants.scope import OrgScope
@@ -108,6 +109,7 @@ class ConsoleAuthentication(AbstractAuthenticationMiddleware):
         if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
             connection.clear_session()
             raise NotAuthorizedException("the password changed or other sessions were logged out")
+        current_actor.set(user.email)
         return AuthenticationResult(user=user, auth=console_scope(user))
 
 

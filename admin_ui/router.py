@@ -15,6 +15,7 @@ from litestar.types import ControllerRouterHandler
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleAuthentication, console_role_guard
 from admin_ui.controllers.account import AccountController
+from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.exports import ExportsController
@@ -69,6 +70,7 @@ def console_router(settings: Settings) -> Router:
             MembersController,
             TokensController,
             WebhooksController,
+            audit_log_page,
         ],
         middleware=[
             session_config(settings).middleware,

@@ -6,6 +6,7 @@ from litestar.connection import ASGIConnection
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 
 from app.errors import Unauthorized
+from tenants.actor import current_actor
 from tenants.scope import OrgScope
 from tenants.token_directory import TokenDirectory
 from tenants.token_format import TOKEN_PATTERN, token_digest
@@ -23,4 +24,5 @@ class ApiKeyAuthentication(AbstractAuthenticationMiddleware):
         if grant is None:
             raise Unauthorized("X-API-Key is unknown or revoked")
         scope = OrgScope(org_id=grant.org_id, actor=f"token {grant.prefix}", can_write=grant.can_write)
+        current_actor.set(scope.actor)
         return AuthenticationResult(user=grant, auth=scope)

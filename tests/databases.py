@@ -16,6 +16,7 @@ from app.db.config import build_db_config
 from tests.services import POSTGRES_ADMIN_URL
 
 TABLES = (
+    "audit_entries",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_endpoints",

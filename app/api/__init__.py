@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.di import Provide
 
+from app.api.audit_log import audit_log
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
@@ -29,6 +30,7 @@ api_router = Router(
         WebhookController,
         StripeIntegrationController,
         MintlifyIntegrationController,
+        audit_log,
     ],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],

@@ -15,6 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from app.config import Settings
+from app.db import audit_trail  # noqa: F401  (registers the audit log's flush listener)
 from app.db.cache_generation import cache_generation
 from app.db.tracked_session import CACHE_GENERATION, TrackedSession
 from app.outbox.queue import OUTBOX_SIGNAL

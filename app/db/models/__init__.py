@@ -1,5 +1,6 @@
 """Every model, re-exported so that migrations and services import from one place."""
 
+from app.db.models.audit_entry import AuditEntry
 from app.db.models.contact_message import ContactMessage
 from app.db.models.feedback_change import FeedbackChange
 from app.db.models.feedback_counter import FeedbackCounter
@@ -33,6 +34,7 @@ __all__ = [
     "NO_VERSION",
     "REASON_LENGTH",
     "AccessToken",
+    "AuditEntry",
     "ContactMessage",
     "FeedbackChange",
     "FeedbackCounter",

@@ -1,0 +1,28 @@
+"""Reading an organization's audit log (entries are written by the unit of work, app.db.audit_trail)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import AuditEntry
+from tenants.scope import OrgScope
+
+
+class AuditLog:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
+        self.session = session
+        self.scope = scope
+
+    async def page(self, *, page: int = 1, limit: int = 20) -> tuple[list[AuditEntry], int]:
+        """One page of the organization's entries, newest first, and their total."""
+        where = AuditEntry.org_id == self.scope.org_id
+        total = await self.session.scalar(select(func.count()).select_from(AuditEntry).where(where))
+        entries = await self.session.scalars(
+            select(AuditEntry)
+            .where(where)
+            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
+            .offset((page - 1) * limit)
+            .limit(limit)
+        )
+        return list(entries), total or 0
