@@ -62,7 +62,11 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
     ),
     Membership: (Audited("member", ("user_id", "role")), _own_org),
     Invitation: (
-        Audited("invitation", ("email", "role", "accepted_at"), events=(("accepted_at", "accepted"),)),
+        Audited(
+            "invitation",
+            ("email", "role", "expires_at", "accepted_at"),
+            events=(("accepted_at", "accepted"),),
+        ),
         _own_org,
     ),
     Project: (Audited("project", ("name", "description")), _own_org),
