@@ -25,6 +25,7 @@ from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.password_reset import PasswordResetController
+from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.tokens import TokensController
@@ -71,6 +72,7 @@ def console_router(settings: Settings) -> Router:
             TokensController,
             WebhooksController,
             audit_log_page,
+            PrivacyController,
         ],
         middleware=[
             session_config(settings).middleware,

@@ -10,6 +10,7 @@ from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import MintlifyIntegrationController, StripeIntegrationController
+from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
@@ -31,6 +32,7 @@ api_router = Router(
         StripeIntegrationController,
         MintlifyIntegrationController,
         audit_log,
+        erase,
     ],
     middleware=[ApiKeyAuthentication],
     guards=[writes_need_write_scope],

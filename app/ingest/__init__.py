@@ -10,7 +10,7 @@ from app.ingest.gc_settings import serving_gc
 from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
-from app.ingest.rating_writer import add_ratings, archive_rating
+from app.ingest.rating_writer import add_ratings, archive_rating, delete_ratings
 from app.ingest.scope_headers import first_header
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "client_address",
     "client_network",
     "counted_reason",
+    "delete_ratings",
     "first_header",
     "helpful_input",
     "serving_gc",

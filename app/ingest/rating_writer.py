@@ -3,11 +3,11 @@ or an import of history). Public submissions are stored in batches by the batch 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import false, insert, update
+from sqlalchemy import ColumnElement, delete, false, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Rating
@@ -44,3 +44,26 @@ async def archive_rating(session: AsyncSession, rating: CountedRating) -> bool:
         return False
     await apply_counts(session, [rating], -1)
     return True
+
+
+async def delete_ratings(
+    session: AsyncSession, where: Iterable[ColumnElement[bool]], *, limit: int | None = None
+) -> int:
+    """Delete for good the ratings matching `where` (at most `limit`, oldest first) and take the ones
+    not archived off the counters, in the caller's transaction; returns how many went. The rows are
+    locked first, so a concurrent archive cannot take the same rating off the counters twice."""
+    query = select(Rating).where(*where).order_by(Rating.created_at, Rating.id).with_for_update()
+    ratings = list(await session.scalars(query if limit is None else query.limit(limit)))
+    if not ratings:
+        return 0
+    await apply_counts(session, [r for r in ratings if not r.archived], -1)
+    ids = [r.id for r in ratings]
+    for start in range(0, len(ids), 500):
+        await session.execute(
+            delete(Rating)
+            .where(Rating.id.in_(ids[start : start + 500]))
+            .execution_options(synchronize_session=False)
+        )
+    for rating in ratings:
+        session.expunge(rating)
+    return len(ratings)

@@ -5,7 +5,7 @@ Used by the REST API and the console inbox alike, so nothing here knows about HT
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, TypedDict
@@ -194,9 +194,10 @@ class FeedbackItems:
 
     async def purge(self, item: FeedbackItem) -> None:
         """Delete the item for good, with its history, and take it off the counters, in one transaction."""
-        await self.session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id == item.id))
-        await self.session.delete(item)
-        await apply_feedback_counts(self.session, [(counter_key(item), -1)])
+        await delete_feedback(
+            self.session, [FeedbackItem.id == item.id, FeedbackItem.project_id == self.project.id]
+        )
+        self.session.expunge(item)
         await self.session.commit()
 
     async def history(self, item: FeedbackItem) -> list[FeedbackChange]:
@@ -240,6 +241,44 @@ class FeedbackItems:
         after_key = counter_key(item)
         deltas = [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
         return deltas, [feedback_updated(item, changed)] if changed else []
+
+
+async def delete_feedback(
+    session: AsyncSession, where: Iterable[ColumnElement[bool]], *, limit: int | None = None
+) -> int:
+    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history,
+    and take them off the counters, in the caller's transaction; returns how many went. The rows are
+    locked first, so a concurrent change cannot move a counter of an item being deleted."""
+    query = (
+        select(FeedbackItem.id, *COUNTER_COLUMNS)
+        .where(*where)
+        .order_by(FeedbackItem.created_at, FeedbackItem.id)
+        .with_for_update()
+    )
+    rows = list(await session.execute(query if limit is None else query.limit(limit)))
+    if not rows:
+        return 0
+    await apply_feedback_counts(session, [(tuple(row[1:]), -1) for row in rows])  # type: ignore[misc]
+    ids = [row[0] for row in rows]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        await session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id.in_(chunk)))
+        await session.execute(
+            delete(FeedbackItem)
+            .where(FeedbackItem.id.in_(chunk))
+            .execution_options(synchronize_session=False)
+        )
+    return len(rows)
+
+
+COUNTER_COLUMNS = (
+    FeedbackItem.project_id,
+    FeedbackItem.archived,
+    FeedbackItem.status,
+    FeedbackItem.type,
+    FeedbackItem.source,
+)
+"""The columns of an item's counter key, in CounterKey order."""
 
 
 def feedback_order(sort: FeedbackSort) -> tuple[ColumnElement[Any], ColumnElement[Any]]:

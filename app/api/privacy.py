@@ -1,0 +1,29 @@
+"""POST /privacy/erase: one person's feedback, ratings and contact messages deleted for good across the
+organization, counters kept exact."""
+
+from __future__ import annotations
+
+from litestar import post
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import error_responses
+from app.schemas.privacy import ErasedOut, ErasureBody
+from app.services.erasure import Erasure, Person
+from tenants.scope import OrgScope
+
+
+@post(
+    "/privacy/erase",
+    status_code=200,
+    summary="Erase for good every feedback item and rating with this submitted_by and every contact "
+    "message from this email (case-insensitive), in every project of the organization",
+    tags=["Privacy"],
+    responses=error_responses(400, 401, 403, 413, 415),
+)
+async def erase(data: ErasureBody, db_session: AsyncSession, org_scope: OrgScope) -> ErasedOut:
+    erased = await Erasure(db_session, org_scope).erase(
+        Person(submitted_by=data.submitted_by, email=data.email)
+    )
+    return ErasedOut(
+        feedback=erased.feedback, ratings=erased.ratings, contact_messages=erased.contact_messages
+    )

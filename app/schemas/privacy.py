@@ -1,0 +1,20 @@
+"""Bodies of the erasure endpoint."""
+
+from __future__ import annotations
+
+import msgspec
+
+from app.schemas.fields import ContactEmail, SubmittedBy
+
+
+class ErasureBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """At least one of the two."""
+
+    submitted_by: SubmittedBy | None = None
+    email: ContactEmail | None = None
+
+
+class ErasedOut(msgspec.Struct):
+    feedback: int
+    ratings: int
+    contact_messages: int

@@ -1,0 +1,105 @@
+"""Erasure of one person's data across an organization, for good: the feedback items and ratings they
+submitted (by `submitted_by`) and the contact messages they sent (by email, case-insensitive), in every
+project of the organization, with every counter kept exact, in one transaction with its audit entry.
+
+The audit entry keeps how many items went and which identifiers were used, never the identifiers
+themselves: the log must not hold on to the person the erasure removed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.audit_trail import audit
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.errors import InvalidRequest
+from app.ingest import delete_ratings
+from app.services.feedback_items import delete_feedback
+from tenants.scope import OrgScope
+
+
+@dataclass(frozen=True)
+class Erased:
+    feedback: int
+    ratings: int
+    contact_messages: int
+
+
+@dataclass(frozen=True)
+class Person:
+    """Whose data: a `submitted_by` identifier, an email address, or both."""
+
+    submitted_by: str | None = None
+    email: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.submitted_by and not self.email:
+            raise InvalidRequest("submitted_by", "give submitted_by, email or both")
+
+
+class Erasure:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
+        self.session = session
+        self.scope = scope
+
+    async def preview(self, person: Person) -> Erased:
+        """How many items an erasure would delete now."""
+        feedback, ratings, messages = self._conditions(person)
+        return Erased(
+            feedback=await self._count(FeedbackItem, feedback),
+            ratings=await self._count(Rating, ratings),
+            contact_messages=await self._count(ContactMessage, messages),
+        )
+
+    async def erase(self, person: Person) -> Erased:
+        """Delete everything of `person` in the organization and commit."""
+        feedback, ratings, messages = self._conditions(person)
+        erased = Erased(
+            feedback=await delete_feedback(self.session, feedback) if feedback else 0,
+            ratings=await delete_ratings(self.session, ratings) if ratings else 0,
+            contact_messages=(
+                (await self.session.execute(delete(ContactMessage).where(*messages))).rowcount  # type: ignore[attr-defined]
+                if messages
+                else 0
+            ),
+        )
+        given = [name for name in ("submitted_by", "email") if getattr(person, name)]
+        audit(
+            self.session,
+            self.scope.org_id,
+            "erasure.performed",
+            "erasure",
+            None,
+            {"by": given, **asdict(erased)},
+        )
+        await self.session.commit()
+        return erased
+
+    def _conditions(
+        self, person: Person
+    ) -> tuple[list[ColumnElement[bool]], list[ColumnElement[bool]], list[ColumnElement[bool]]]:
+        projects = select(Project.id).where(Project.org_id == self.scope.org_id).scalar_subquery()
+        feedback: list[ColumnElement[bool]] = []
+        ratings: list[ColumnElement[bool]] = []
+        messages: list[ColumnElement[bool]] = []
+        if person.submitted_by:
+            feedback = [
+                FeedbackItem.project_id.in_(projects),
+                FeedbackItem.submitted_by == person.submitted_by,
+            ]
+            ratings = [Rating.project_id.in_(projects), Rating.submitted_by == person.submitted_by]
+        if person.email:
+            messages = [
+                ContactMessage.project_id.in_(projects),
+                func.lower(ContactMessage.email) == person.email.lower(),
+            ]
+        return feedback, ratings, messages
+
+    async def _count(self, model: type, where: Iterable[ColumnElement[bool]]) -> int:
+        where = list(where)
+        if not where:
+            return 0
+        return int(await self.session.scalar(select(func.count()).select_from(model).where(*where)) or 0)
