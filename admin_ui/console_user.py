@@ -43,6 +43,9 @@ class ConsoleUser:
     session_stamp: str = field(default="", repr=False)
     language: str = "en"
     """The language of the mail this user receives."""
+    email_confirmed: bool = True
+    """The address was confirmed by a mailed link (or mail is not sent at all); until then the user may
+    neither invite nor create tokens."""
 
     def can(self, needed: Role) -> bool:
         return role_at_least(self.role, needed)
@@ -66,11 +69,18 @@ def session_stamp(secret: str, password_hash: str) -> str:
 
 
 async def load_console_user(
-    session: AsyncSession, user_id: UUID, org_id: UUID, secret: str
+    session: AsyncSession, user_id: UUID, org_id: UUID, secret: str, *, mail_sent: bool = False
 ) -> ConsoleUser | None:
     row = (
         await session.execute(
-            select(User.email, User.password_hash, User.language, Organization.name, Membership.role)
+            select(
+                User.email,
+                User.password_hash,
+                User.language,
+                User.email_verified_at,
+                Organization.name,
+                Membership.role,
+            )
             .join(Membership, Membership.user_id == User.id)
             .join(Organization, Organization.id == Membership.org_id)
             .where(User.id == user_id, Membership.org_id == org_id)
@@ -86,6 +96,7 @@ async def load_console_user(
         role=row.role,
         session_stamp=session_stamp(secret, row.password_hash),
         language=row.language,
+        email_confirmed=row.email_verified_at is not None or not mail_sent,
     )
 
 
@@ -102,7 +113,9 @@ class ConsoleAuthentication(AbstractAuthenticationMiddleware):
         session_maker: async_sessionmaker[AsyncSession] = connection.app.state.session_maker
         secret = derived_secret(connection.app.state.settings, SESSION_STAMP_PURPOSE)
         async with session_maker() as session:
-            user = await load_console_user(session, user_id, org_id, secret)
+            user = await load_console_user(
+                session, user_id, org_id, secret, mail_sent=connection.app.state.settings.sends_mail
+            )
         if user is None:
             connection.clear_session()
             raise NotAuthorizedException("this account is no longer a member of that organization")
@@ -117,7 +130,8 @@ async def console_role_guard(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
     """The console's one permission rule: reads need any role, changes need an admin unless the
-    handler names the role it needs (opt min_role)."""
+    handler names the role it needs (opt min_role); a handler with opt confirmed_email also needs a
+    confirmed address (inviting, creating tokens: what a throwaway sign-up could abuse)."""
     if handler.opt.get("exclude_from_auth"):
         return
     user = connection.scope.get("user")
@@ -127,3 +141,5 @@ async def console_role_guard(
     needed = handler.opt.get("min_role") or (Role.MEMBER if method in READ_METHODS else Role.ADMIN)
     if not user.can(needed):
         raise Forbidden(f"only {ROLE_NAMES[needed]} can do this; your role is {user.role}")
+    if handler.opt.get("confirmed_email") and not user.email_confirmed:
+        raise Forbidden("confirm your email address first: follow the link we mailed to you")

@@ -11,8 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest
 from app.mail.languages import DEFAULT_LANGUAGE, LANGUAGES
+from app.timestamps import utc_now
 from tenants.models import Membership, Organization, User
-from tenants.organizations import check_email, check_org_name, check_password, create_organization
+from tenants.organizations import add_organization, check_email, check_org_name, check_password
 from tenants.passwords import hash_password, verify_password
 
 _UNKNOWN_USER_HASH: str | None = None
@@ -30,17 +31,28 @@ async def find_user(session: AsyncSession, email: str) -> User | None:
 
 
 async def sign_up(
-    session: AsyncSession, *, org_name: str, email: str, password: str, language: str = DEFAULT_LANGUAGE
+    session: AsyncSession,
+    *,
+    org_name: str,
+    email: str,
+    password: str,
+    language: str = DEFAULT_LANGUAGE,
+    email_confirmed: bool = False,
 ) -> SignedUp:
-    """A new organization owned by a new user. An email that already has an account must log in instead,
-    otherwise anyone could attach organizations to someone else's account."""
+    """A new organization owned by a new user, in the caller's transaction. An email that already has an
+    account must log in instead, otherwise anyone could attach organizations to someone else's account."""
     check_org_name(org_name)
     email = check_email(email)
     check_password(password)
     if await find_user(session, email) is not None:
         raise InvalidRequest("email", "already has an account; log in instead")
-    org = await create_organization(
-        session, name=org_name, owner_email=email, owner_password=password, owner_language=language
+    org = await add_organization(
+        session,
+        name=org_name,
+        owner_email=email,
+        owner_password=password,
+        owner_language=language,
+        email_confirmed=email_confirmed,
     )
     user = await find_user(session, email)
     assert user is not None
@@ -80,6 +92,21 @@ async def _with_password(session: AsyncSession, user_id: UUID, password: str) ->
     user = await session.get(User, user_id)
     if user is None or not await verify_password(user.password_hash, password):
         raise InvalidRequest("current_password", "does not match your password")
+    return user
+
+
+async def change_email(
+    session: AsyncSession, user_id: UUID, password: str, new_email: str, *, confirmed: bool
+) -> User:
+    """A new address for the account after checking its password, in the caller's transaction."""
+    user = await _with_password(session, user_id, password)
+    email = check_email(new_email)
+    if email == user.email.lower():
+        raise InvalidRequest("new_email", "is your address already")
+    if await find_user(session, email) is not None:
+        raise InvalidRequest("new_email", "already has an account")
+    user.email = email
+    user.email_verified_at = utc_now() if confirmed else None
     return user
 
 

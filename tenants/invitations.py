@@ -112,7 +112,10 @@ async def accept_invitation(session: AsyncSession, secret: str, password: str) -
     user = await session.scalar(select(User).where(User.email == record.email))
     if user is None:
         check_password(password)
-        user = User(email=record.email, password_hash=await hash_password(password))
+        # the link reached this address: it counts as confirmed
+        user = User(
+            email=record.email, password_hash=await hash_password(password), email_verified_at=utc_now()
+        )
         session.add(user)
         await session.flush()
     elif not await verify_password(user.password_hash, password):

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest
 from app.schemas.fields import EMAIL_PATTERN
+from app.timestamps import utc_now
 from tenants.models import Membership, Organization, Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH, hash_password
 
@@ -54,17 +55,43 @@ async def create_organization(
     session: AsyncSession, *, name: str, owner_email: str, owner_password: str, owner_language: str = "en"
 ) -> Organization:
     """A new organization whose owner is the user with this email (created if new, with the language of
-    the mail it will receive). Commits."""
+    the mail it will receive; an operator's word counts as a confirmed address). Commits."""
+    org = await add_organization(
+        session,
+        name=name,
+        owner_email=owner_email,
+        owner_password=owner_password,
+        owner_language=owner_language,
+        email_confirmed=True,
+    )
+    await session.commit()
+    return org
+
+
+async def add_organization(
+    session: AsyncSession,
+    *,
+    name: str,
+    owner_email: str,
+    owner_password: str,
+    owner_language: str,
+    email_confirmed: bool,
+) -> Organization:
+    """`create_organization` in the caller's transaction."""
     name = check_org_name(name)
     email = check_email(owner_email)
     check_password(owner_password)
     user = await session.scalar(select(User).where(func.lower(User.email) == email))
     if user is None:
-        user = User(email=email, password_hash=await hash_password(owner_password), language=owner_language)
+        user = User(
+            email=email,
+            password_hash=await hash_password(owner_password),
+            language=owner_language,
+            email_verified_at=utc_now() if email_confirmed else None,
+        )
         session.add(user)
     org = Organization(name=name)
     session.add(org)
     await session.flush()
     session.add(Membership(org_id=org.id, user_id=user.id, role=Role.OWNER.value))
-    await session.commit()
     return org

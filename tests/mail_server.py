@@ -44,15 +44,18 @@ class Inbox:
                 raise AssertionError(f"{len(self.messages)} mails arrived within {seconds} s, not {count}")
             return self.messages[:count]
 
-    def mail_to(self, address: str, seconds: float = 10.0) -> EmailMessage:
-        """The latest message to `address`, once one has arrived."""
+    def link_to(self, address: str, path: str, seconds: float = 10.0) -> str:
+        """The link starting with `path` in the latest mail to `address` that has one, once it arrived."""
 
-        def latest() -> EmailMessage | None:
-            return next((m for m in reversed(self.messages) if m["To"] == address), None)
+        def latest() -> str | None:
+            for message in reversed(self.messages):
+                if message["To"] == address and path in text_of(message):
+                    return link_in(message, path)
+            return None
 
         with self._arrived:
             if not self._arrived.wait_for(lambda: latest() is not None, seconds):
-                raise AssertionError(f"no mail to {address} arrived within {seconds} s")
+                raise AssertionError(f"no mail to {address} with a {path} link within {seconds} s")
             found = latest()
             assert found is not None
             return found

@@ -1,6 +1,7 @@
-"""Your account: the language of your mail; change your password, or log out every other session (a
-lost laptop, a shared computer). The last two ask for the current password, counted like a sign-in, and
-both end every other session while keeping this one (with a fresh id)."""
+"""Your account: the language of your mail; your email address (confirmed again by a mailed link); change
+your password, or log out every other session (a lost laptop, a shared computer). Changing the address
+or the password, and logging out other sessions, ask for the current password, counted like a sign-in;
+the last two end every other session while keeping this one (with a fresh id)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.console_user import ConsoleUser
 from admin_ui.controllers.auth import sign_in, too_many
-from admin_ui.forms import Form, field_error
+from admin_ui.forms import Form, field_error, form_values
 from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.rendering import go_to, render
+from app.config import Settings
 from app.errors import InvalidRequest
 from app.mail.languages import LANGUAGE_NAMES
+from app.services.email_verification import change_address, confirm, send_confirmation_again
 from tenants.accounts import change_password, rehash_password, set_language
 from tenants.models import Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH
@@ -28,6 +31,9 @@ NOTICES = {
     "password": "Your password was changed.",
     "sessions": "Every other session was logged out.",
     "language": "Your mail will be written in the language you chose.",
+    "email": "Your email address was changed.",
+    "confirm": "We mailed you a new link to confirm your address.",
+    "confirmed": "Your email address is confirmed.",
 }
 
 
@@ -45,6 +51,12 @@ class OtherSessionsForm:
 @dataclass
 class LanguageForm:
     language: str = ""
+
+
+@dataclass
+class EmailForm:
+    new_email: str = ""
+    email_password: str = ""
 
 
 class AccountController(Controller):
@@ -83,6 +95,37 @@ class AccountController(Controller):
             return _page(request, status_code=400, form="language", errors=field_error(exc))
         return go_to(request, "/account?done=language")
 
+    @post("/email", opt=ANY_MEMBER)
+    async def change_email(
+        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[EmailForm]
+    ) -> Any:
+        """Re-confirmed when mail is sent; the password is checked and counted like a sign-in."""
+        throttle, client = login_throttle(request), login_client(request)
+        if wait := await throttle.reserve_password_check(me.email, client):
+            return _page(request, status_code=429, form="email", errors={"email_password": too_many(wait)})
+        settings: Settings = request.app.state.settings
+        try:
+            await change_address(db_session, settings, me.user_id, data.email_password, data.new_email)
+        except InvalidRequest as exc:
+            field = {"current_password": "email_password", "email": "new_email"}.get(exc.field, exc.field)
+            message = next(iter(field_error(exc).values()))
+            return _page(
+                request, status_code=400, form="email", errors={field: message}, values=form_values(data)
+            )
+        await throttle.succeeded(me.email, client)
+        return go_to(request, "/account?done=email")
+
+    @post("/confirmation", opt=ANY_MEMBER)
+    async def send_confirmation(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
+        await send_confirmation_again(db_session, request.app.state.settings, me.user_id)
+        return go_to(request, "/account?done=confirm")
+
+    @get("/confirm/{token:str}", opt={"exclude_from_auth": True})
+    async def confirm_email(self, request: HTMXRequest, db_session: AsyncSession, token: str) -> Any:
+        """Public: the link may be opened in a browser that is not signed in; it proves itself."""
+        await confirm(db_session, request.app.state.settings, token)
+        return go_to(request, "/account?done=confirmed")
+
 
 async def _with_current_password(
     request: HTMXRequest,
@@ -116,6 +159,7 @@ def _page(
     form: str = "",
     errors: dict[str, str] | None = None,
     notice: str = "",
+    values: dict[str, str] | None = None,
 ) -> Any:
     return render(
         request,
@@ -126,4 +170,5 @@ def _page(
         notice=notice,
         min_password=MIN_PASSWORD_LENGTH,
         languages=LANGUAGE_NAMES,
+        values=values or {},
     )

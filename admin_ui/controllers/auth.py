@@ -18,7 +18,8 @@ from admin_ui.sessions import ROTATE, derived_secret
 from app.config import Settings
 from app.errors import InvalidRequest
 from app.mail.languages import preferred_language
-from tenants.accounts import authenticate, first_membership, sign_up
+from app.services.email_verification import sign_up_confirming
+from tenants.accounts import authenticate, first_membership
 from tenants.invitations import accept_invitation, open_invitation
 from tenants.models import Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH
@@ -80,8 +81,9 @@ class AuthController(Controller):
                 min_password=MIN_PASSWORD_LENGTH,
             )
         try:
-            created = await sign_up(
+            created = await sign_up_confirming(
                 db_session,
+                request.app.state.settings,
                 org_name=data.org_name,
                 email=data.email,
                 password=data.password,

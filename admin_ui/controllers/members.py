@@ -24,6 +24,7 @@ from tenants.members import Members
 from tenants.models import Role
 
 OWNER_ONLY = {"min_role": Role.OWNER}
+INVITING = {**OWNER_ONLY, "confirmed_email": True}
 
 
 @dataclass
@@ -72,7 +73,7 @@ class MembersController(Controller):
     async def members(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
         return await self._page(request, db_session, me)
 
-    @post("/invitations", opt=OWNER_ONLY)
+    @post("/invitations", opt=INVITING)
     async def invite(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[InviteForm]
     ) -> Any:
@@ -85,7 +86,7 @@ class MembersController(Controller):
             )
         return await self._issued(request, db_session, me, issued)
 
-    @post("/invitations/{invitation_id:uuid}/resend", opt=OWNER_ONLY)
+    @post("/invitations/{invitation_id:uuid}/resend", opt=INVITING)
     async def resend_invitation(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
     ) -> Any:

@@ -53,7 +53,7 @@ class TokensController(Controller):
     async def tokens(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
         return await self._page(request, db_session, me)
 
-    @post("/")
+    @post("/", opt={"confirmed_email": True})
     async def create(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[TokenForm]
     ) -> Any:

@@ -72,4 +72,29 @@ TEXTS: dict[str, dict[str, MailText]] = {
             after=("Länken fungerar i 7 dagar.",),
         ),
     },
+    "confirm_email": {
+        "en": MailText(
+            subject="Confirm your email address for Hearken",
+            before=("Please confirm that {email} is the address of your Hearken account.",),
+            action="Confirm my address",
+            after=("The link works for 7 days. Until then you cannot invite members or create API tokens.",),
+        ),
+        "de": MailText(
+            subject="Bestätigen Sie Ihre E-Mail-Adresse für Hearken",
+            before=("Bitte bestätigen Sie, dass {email} die Adresse Ihres Hearken-Kontos ist.",),
+            action="Adresse bestätigen",
+            after=(
+                "Der Link funktioniert 7 Tage lang. Bis dahin können Sie weder Mitglieder einladen "
+                "noch API-Tokens erstellen.",
+            ),
+        ),
+        "sv": MailText(
+            subject="Bekräfta din e-postadress för Hearken",
+            before=("Bekräfta att {email} är adressen till ditt Hearken-konto.",),
+            action="Bekräfta min adress",
+            after=(
+                "Länken fungerar i 7 dagar. Till dess kan du inte bjuda in medlemmar eller skapa API-token.",
+            ),
+        ),
+    },
 }

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests import databases
 from tests.browser.console_harness import page, screenshot
 from tests.browser.harness import LiveServer
-from tests.mail_server import Inbox, link_in, smtp_server
+from tests.mail_server import Inbox, smtp_server
 
 __all__ = ["page"]
 
@@ -41,7 +41,8 @@ def mailing_server(
     server.stop()
 
 
-def sign_up(page: Page, base_url: str) -> str:
+def sign_up(page: Page, base_url: str, inbox: Inbox) -> str:
+    """A new account, its address confirmed by the link mailed to it."""
     email = f"owner-{uuid.uuid4().hex[:8]}@acme.example"
     page.goto(base_url + "/signup")
     page.get_by_label("Organization name").fill("Acme")
@@ -49,26 +50,32 @@ def sign_up(page: Page, base_url: str) -> str:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Create account").click()
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
+    banner = page.get_by_role("region", name="Email confirmation")
+    expect(banner).to_contain_text(f"we mailed a link to {email}")
+    screenshot(page, "mail-00-confirm-banner")
+    page.goto(inbox.link_to(email, "/account/confirm/"))
+    expect(page.get_by_role("status")).to_contain_text("Your email address is confirmed.")
+    expect(banner).to_have_count(0)
     return email
 
 
 def test_forgot_password_link_sets_a_new_password(page: Page, mailing_server: str, inbox: Inbox) -> None:
-    email = sign_up(page, mailing_server)
-    page.get_by_role("button", name="Log out").click()
+    email = sign_up(page, mailing_server, inbox)
+    page.get_by_role("button", name="Log out", exact=True).click()
     expect(page).to_have_url(re.compile(r"/login$"))
     page.get_by_role("link", name="Forgot password?").click()
     page.get_by_label("Email").fill(email)
     page.get_by_role("button", name="Send reset link").click()
     expect(page.get_by_role("status")).to_contain_text("a link to set a new password is on its way")
     screenshot(page, "mail-01-forgot-password")
-    page.goto(link_in(inbox.mail_to(email), "/password/reset/"))
+    page.goto(inbox.link_to(email, "/password/reset/"))
     expect(page.get_by_role("heading", name="Set a new password")).to_be_visible()
     page.get_by_label("New password").fill("an even longer password")
     screenshot(page, "mail-02-set-password")
     page.get_by_role("button", name="Set password").click()
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
 
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Log out", exact=True).click()
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
@@ -81,14 +88,14 @@ def test_forgot_password_link_sets_a_new_password(page: Page, mailing_server: st
 def test_an_invitation_mailed_is_accepted_in_the_browser(
     page: Page, browser: Browser, mailing_server: str, inbox: Inbox
 ) -> None:
-    sign_up(page, mailing_server)
+    sign_up(page, mailing_server, inbox)
     page.get_by_role("link", name="Members").click()
     guest = f"guest-{uuid.uuid4().hex[:8]}@acme.example"
     page.get_by_label("Email").fill(guest)
     page.get_by_role("button", name="Create invitation link").click()
     expect(page.get_by_role("status")).to_contain_text(f"We mailed this link to {guest}")
     screenshot(page, "mail-03-invitation-sent")
-    link = link_in(inbox.mail_to(guest), "/invitations/")
+    link = inbox.link_to(guest, "/invitations/")
     assert page.locator("#invitation-link").inner_text() == link
 
     context = browser.new_context()

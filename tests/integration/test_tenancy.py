@@ -278,6 +278,7 @@ CONSOLE_PUBLIC_ROUTES = {
     "POST /password/forgot",
     "GET /password/reset/{secret:str}",
     "POST /password/reset/{secret:str}",
+    "GET /account/confirm/{token:str}",
 }
 """The only console routes that answer without a signed-in member: signing up and in, and the links
 that mail carries (each proves itself by its secret)."""
