@@ -1,7 +1,7 @@
 """email confirmation
 
-Revision ID: 0011
-Revises: 0010
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-25 15:45:00
 
 When each account's address was confirmed. Accounts made before confirmation existed count as
@@ -15,8 +15,8 @@ from advanced_alchemy.types import DateTimeUTC
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0011"
-down_revision = "0010"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
