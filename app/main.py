@@ -27,6 +27,7 @@ from app.ingest import serving_gc
 from app.json_bodies import check_request_body
 from app.public import public_router
 from app.public.stripe_receiver import stripe_receiver_router
+from app.retention_schedule import periodic_retention
 from app.state import build_state, close_state
 from app.static_assets import widgets_router
 
@@ -59,7 +60,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
-        lifespan=[serving_gc, session_purge, background_work, periodic_imports],
+        lifespan=[serving_gc, session_purge, background_work, periodic_imports, periodic_retention],
         openapi_config=_openapi_config() if settings.serves_openapi else None,
         debug=False,
     )

@@ -25,6 +25,19 @@ ADMIN = {"min_role": Role.ADMIN}
 class ProjectForm:
     name: str = ""
     description: str = ""
+    retention_days: str = ""
+
+
+def retention_days_of(text: str) -> int | None:
+    """Empty keeps data forever; anything else must be whole days (the service checks the range)."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise InvalidRequest(
+            "retention_days", "must be a whole number of days, or empty to keep data forever"
+        )
+    return int(text)
 
 
 def project_url(project: Project, *rest: str) -> str:
@@ -74,7 +87,12 @@ class ProjectsController(Controller):
         self, request: HTMXRequest, project: Project, projects: Projects, data: Form[ProjectForm]
     ) -> Any:
         try:
-            await projects.update(project, name=data.name, description=data.description)
+            await projects.update(
+                project,
+                name=data.name,
+                description=data.description,
+                retention_days=retention_days_of(data.retention_days),
+            )
         except InvalidRequest as exc:
             await projects.session.rollback()
             await projects.session.refresh(project)

@@ -1,13 +1,17 @@
-"""GET /projects and GET /projects/{project_id}."""
+"""GET /projects, GET /projects/{project_id} and PATCH /projects/{project_id}."""
 
 from __future__ import annotations
 
-from litestar import Controller, get
+from typing import Any
+
+import msgspec
+from litestar import Controller, Request, get, patch
 
 from app.db.models import Project
 from app.errors import error_responses
-from app.schemas.project import ProjectList, ProjectOut
+from app.schemas.project import ProjectList, ProjectOut, ProjectPatchBody
 from app.services.projects import Projects
+from app.strict_body import strict_body
 
 
 class ProjectController(Controller):
@@ -26,5 +30,19 @@ class ProjectController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def get_project(self, project: Project, projects: Projects) -> ProjectOut:
+        counts = await projects.feedback_counts([project])
+        return ProjectOut.of(project, counts[project.id])
+
+    @patch(
+        "/{project_id:str}",
+        summary="Change name, description, allowed origins or retention_days",
+        responses=error_responses(400, 401, 403, 404, 413, 415),
+    )
+    async def patch_project(
+        self, project: Project, projects: Projects, data: ProjectPatchBody, request: Request[Any, Any, Any]
+    ) -> ProjectOut:
+        body = await strict_body(request, data)  # "30" is not a number of days
+        changes = {k: v for k, v in msgspec.structs.asdict(body).items() if v is not msgspec.UNSET}
+        await projects.update(project, **changes)
         counts = await projects.feedback_counts([project])
         return ProjectOut.of(project, counts[project.id])

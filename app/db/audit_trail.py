@@ -69,7 +69,7 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         ),
         _own_org,
     ),
-    Project: (Audited("project", ("name", "description")), _own_org),
+    Project: (Audited("project", ("name", "description", "retention_days")), _own_org),
     WebhookEndpoint: (
         Audited("webhook", ("url", "description", "events", "project_ids", "format", "enabled"), ("secret",)),
         _own_org,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from app.db.models import Project
@@ -15,6 +17,8 @@ class ProjectOut(msgspec.Struct):
     allowed_origins: list[str]
     org_id: str
     feedback_count: int
+    retention_days: int | None = None
+    """Items older than this many days are deleted for good; null keeps them."""
 
     @classmethod
     def of(cls, project: Project, feedback_count: int) -> ProjectOut:
@@ -26,8 +30,18 @@ class ProjectOut(msgspec.Struct):
             allowed_origins=list(project.allowed_origins),
             org_id=str(project.org_id),
             feedback_count=feedback_count,
+            retention_days=project.retention_days,
         )
 
 
 class ProjectList(msgspec.Struct):
     projects: list[ProjectOut]
+
+
+class ProjectPatchBody(msgspec.Struct, kw_only=True):
+    """Any of the fields; origins are validated and normalized; retention_days null keeps data forever."""
+
+    name: str | msgspec.UnsetType = msgspec.UNSET
+    description: str | msgspec.UnsetType = msgspec.UNSET
+    allowed_origins: list[str] | msgspec.UnsetType = msgspec.UNSET
+    retention_days: Annotated[int, msgspec.Meta(ge=30, le=3650)] | msgspec.UnsetType | None = msgspec.UNSET

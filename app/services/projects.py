@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from msgspec import UNSET, UnsetType
 from sqlalchemy import false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +27,20 @@ def check_name(name: str) -> str:
     if not name or len(name) > 200:
         raise InvalidRequest("name", "must be 1 to 200 characters")
     return name
+
+
+RETENTION_DAYS = (30, 3650)
+"""The shortest and longest time a project may keep its data for, in days."""
+
+
+def check_retention_days(days: int | None) -> int | None:
+    """None keeps data forever; otherwise whole days from 30 to 3650."""
+    low, high = RETENTION_DAYS
+    if days is not None and (isinstance(days, bool) or not low <= days <= high):
+        raise InvalidRequest(
+            "retention_days", f"must be a whole number of days from {low} to {high}, or null"
+        )
+    return days
 
 
 def check_description(description: str) -> str:
@@ -94,9 +109,13 @@ class Projects:
         name: str | None = None,
         description: str | None = None,
         allowed_origins: list[str] | None = None,
+        retention_days: int | UnsetType | None = UNSET,
     ) -> Project:
+        """Changes what is given; `retention_days=None` keeps data forever."""
         self._require_write()
         self._require_own(project)
+        if retention_days is not UNSET:
+            project.retention_days = check_retention_days(retention_days)  # type: ignore[arg-type]
         if name is not None:
             project.name = check_name(name)
         if description is not None:

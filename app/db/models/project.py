@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID, uuid4
 
 from advanced_alchemy.base import UUIDv7AuditBase
-from advanced_alchemy.types import JsonB
-from sqlalchemy import ForeignKey, String, Text, Uuid
+from advanced_alchemy.types import DateTimeUTC, JsonB
+from sqlalchemy import ForeignKey, Integer, String, Text, Uuid
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -18,3 +19,7 @@ class Project(UUIDv7AuditBase):
     name: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text, default="")
     allowed_origins: Mapped[list[str]] = mapped_column(JsonB, default=list)
+    retention_days: Mapped[int | None] = mapped_column(Integer, default=None)
+    """Items older than this many days are deleted for good by the periodic retention job; None keeps them."""
+    retention_due_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)
+    """When the retention job is next due for this project: the lease a process claims it by."""

@@ -1,0 +1,125 @@
+"""Retention: a project with `retention_days` keeps its feedback items, ratings and contact messages
+for that many days; older ones are deleted for good, with every counter kept exact.
+
+The deletion runs in batches, each its own short transaction, so a project with millions of old rows
+never holds one huge transaction (nor its locks) open. Each project carries `retention_due_at`, its
+lease: a process claims the due projects with one UPDATE that moves the lease an interval ahead only
+where it is still due, so across every worker and machine one process runs a project's retention at a
+time (on PostgreSQL a second UPDATE waits on the row lock and then finds the row no longer due; on
+SQLite writers take turns). A process that dies midway leaves the rest to the next interval; what it
+deleted stays deleted, with its counters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.ingest import delete_ratings
+from app.services.feedback_items import delete_feedback
+from app.timestamps import utc_now
+
+BATCH_ROWS = 1000
+"""Rows deleted per transaction."""
+RUN_EVERY = timedelta(hours=1)
+"""How often each project's retention runs."""
+
+
+@dataclass(frozen=True)
+class Removed:
+    project_id: UUID
+    feedback: int
+    ratings: int
+    contact_messages: int
+
+
+async def claim_due_projects(
+    session_maker: async_sessionmaker[AsyncSession], now: datetime
+) -> list[tuple[UUID, int]]:
+    """(project id, retention days) of every project whose retention is due, claimed by this process
+    until the next interval."""
+    async with session_maker() as session:
+        claimed = await session.execute(
+            update(Project)
+            .where(
+                Project.retention_days.is_not(None),
+                or_(Project.retention_due_at.is_(None), Project.retention_due_at <= now),
+            )
+            .values(retention_due_at=now + RUN_EVERY)
+            .returning(Project.id, Project.retention_days)
+            .execution_options(synchronize_session=False)
+        )
+        rows = [(project_id, int(days)) for project_id, days in claimed.tuples()]
+        await session.commit()
+    return rows
+
+
+async def apply_retention(
+    session_maker: async_sessionmaker[AsyncSession],
+    project_id: UUID,
+    days: int,
+    now: datetime,
+    *,
+    batch: int = BATCH_ROWS,
+) -> Removed:
+    """Delete the project's items created before `now - days`, `batch` rows per transaction."""
+    cutoff = now - timedelta(days=days)
+
+    async def feedback(session: AsyncSession) -> int:
+        where = [FeedbackItem.project_id == project_id, FeedbackItem.created_at < cutoff]
+        return await delete_feedback(session, where, limit=batch)
+
+    async def ratings(session: AsyncSession) -> int:
+        return await delete_ratings(
+            session, [Rating.project_id == project_id, Rating.created_at < cutoff], limit=batch
+        )
+
+    async def messages(session: AsyncSession) -> int:
+        oldest = (
+            select(ContactMessage.id)
+            .where(ContactMessage.project_id == project_id, ContactMessage.created_at < cutoff)
+            .order_by(ContactMessage.created_at, ContactMessage.id)
+            .limit(batch)
+        )
+        result = await session.execute(delete(ContactMessage).where(ContactMessage.id.in_(oldest)))
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    return Removed(
+        project_id=project_id,
+        feedback=await _in_batches(session_maker, feedback, batch),
+        ratings=await _in_batches(session_maker, ratings, batch),
+        contact_messages=await _in_batches(session_maker, messages, batch),
+    )
+
+
+async def _in_batches(
+    session_maker: async_sessionmaker[AsyncSession],
+    step: Callable[[AsyncSession], Awaitable[int]],
+    batch: int,
+) -> int:
+    """Run `step` in one transaction after another until it removes less than a batch."""
+    total = 0
+    while True:
+        async with session_maker() as session:
+            removed = await step(session)
+            await session.commit()
+        total += removed
+        if removed < batch:
+            return total
+
+
+async def run_due_retention(
+    session_maker: async_sessionmaker[AsyncSession], *, now: datetime | None = None, batch: int = BATCH_ROWS
+) -> list[Removed]:
+    """Claim the projects whose retention is due and apply it to each."""
+    now = now or utc_now()
+    return [
+        await apply_retention(session_maker, project_id, days, now, batch=batch)
+        for project_id, days in await claim_due_projects(session_maker, now)
+    ]
