@@ -1,7 +1,7 @@
 """project retention
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-25 15:50:00
 
 How long a project keeps its data (null: forever), and the lease of the periodic job that deletes
@@ -13,8 +13,8 @@ from advanced_alchemy.types import DateTimeUTC
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
