@@ -14,6 +14,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
 MIN_SECRET_KEY_BYTES = 32
 PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "your-secret")
 """Words of example keys (deploy/hearken.env.example's among them) that production refuses outright."""
+DEFAULT_METRICS_ALLOW = "127.0.0.1,::1"
 DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0)
 DEFAULT_MAIL_RETRY_SCHEDULE = (10.0, 60.0, 300.0, 1800.0, 3600.0, 7200.0, 21600.0, 43200.0)
 
@@ -49,6 +50,10 @@ class Settings:
     rate_limit_client: RateLimit = RateLimit(30, 60)
     rate_limit_project: RateLimit = RateLimit(6000, 60)
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
+    metrics_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(
+        default_factory=lambda: _networks(DEFAULT_METRICS_ALLOW)
+    )
+    """Clients that may read /metrics (HEARKEN_METRICS_ALLOW, a list of networks)."""
     openapi: bool | None = None
     """Serve the OpenAPI document at /schema; None: everywhere but in production."""
     webhook_retry_schedule: tuple[float, ...] = DEFAULT_WEBHOOK_RETRY_SCHEDULE
@@ -89,6 +94,13 @@ class Settings:
     def mail_sender(self) -> str:
         return self.mail_from or f"Hearken <hearken@{urlsplit(self.base_url).hostname or 'localhost'}>"
 
+    def metrics_allowed(self, client: str) -> bool:
+        try:
+            address = ipaddress.ip_address(client)
+        except ValueError:
+            return False
+        return any(address in network for network in self.metrics_allow)
+
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
@@ -120,6 +132,7 @@ class Settings:
                 for item in env.get("HEARKEN_TRUSTED_PROXIES", "").split(",")
                 if item.strip()
             ),
+            metrics_allow=_networks(env.get("HEARKEN_METRICS_ALLOW", DEFAULT_METRICS_ALLOW)),
             webhook_retry_schedule=_seconds_list(
                 env.get("HEARKEN_WEBHOOK_RETRY_SCHEDULE"), "HEARKEN_WEBHOOK_RETRY_SCHEDULE"
             ),
@@ -152,6 +165,10 @@ def _smtp_url(text: str | None) -> str | None:
     except ValueError:
         raise ValueError("HEARKEN_SMTP_URL has a port that is not a number") from None
     return text.strip()
+
+
+def _networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in text.split(",") if item.strip())
 
 
 def _seconds_list(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
@@ -25,6 +23,9 @@ from app.errors import EXCEPTION_HANDLERS
 from app.imports.mintlify_schedule import periodic_imports
 from app.ingest import serving_gc
 from app.json_bodies import check_request_body
+from app.operations.json_logs import configure_logging
+from app.operations.probes import operations_router
+from app.operations.serving import serving
 from app.public import public_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.retention_schedule import periodic_retention
@@ -37,9 +38,10 @@ MAX_BODY_BYTES = 64 * 1024
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
     db_config = build_db_config(settings)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return Litestar(
+    configure_logging()
+    app = Litestar(
         route_handlers=[
+            operations_router,
             api_router,
             public_router,
             stripe_receiver_router,
@@ -62,8 +64,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_shutdown=[close_state],
         lifespan=[serving_gc, session_purge, background_work, periodic_imports, periodic_retention],
         openapi_config=_openapi_config() if settings.serves_openapi else None,
+        logging_config=None,  # JSON lines from the root logger (configure_logging)
         debug=False,
     )
+    app.asgi_handler = serving(app.asgi_handler)
+    return app
 
 
 def _openapi_config() -> OpenAPIConfig:

@@ -8,6 +8,7 @@ a Redis script) serves hundreds of requests. Used by the ratings' intake and the
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -33,7 +34,11 @@ class Coalescer(Generic[T, R]):
     async def submit(self, item: T) -> R:
         if self._runner is None or self._runner.done():
             self._wake = asyncio.Event()
-            self._runner = asyncio.create_task(self._run_forever(), name=self._name)
+            # In a context of its own: the runner serves everyone's calls, and must not carry the
+            # request id (or any other context) of the call that happened to start it into its logs.
+            self._runner = asyncio.create_task(
+                self._run_forever(), name=self._name, context=contextvars.Context()
+            )
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))
         self._wake.set()

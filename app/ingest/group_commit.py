@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Sequence
 
 import psycopg
@@ -16,6 +17,7 @@ import psycopg
 from app.errors import Unavailable
 from app.ingest.batches import RatingBatches
 from app.ingest.rating_rows import NewRating, Row
+from app.operations.metrics import BATCH_SIZE, COMMIT_SECONDS
 
 logger = logging.getLogger("hearken.ingest")
 
@@ -30,6 +32,13 @@ class RatingGroupCommit:
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating | BaseException]:
         """Each row's stored rating, or Unavailable for a row that could not be committed."""
+        started = time.perf_counter()
+        results = await self._write(batch)
+        COMMIT_SECONDS.observe(time.perf_counter() - started)
+        BATCH_SIZE.observe(len(batch))
+        return results
+
+    async def _write(self, batch: Sequence[Row]) -> list[NewRating | BaseException]:
         try:
             return list(await self._batches.write(batch))
         except DATABASE_DOWN as failure:
@@ -43,7 +52,7 @@ class RatingGroupCommit:
         # retry each alone, so only the rows that cannot be stored fail.
         results: list[NewRating | BaseException] = []
         for row in batch:
-            results.extend(await self.write([row]))
+            results.extend(await self._write([row]))
         return results
 
     async def close(self) -> None:

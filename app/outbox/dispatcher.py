@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.operations.metrics import OUTBOX_ATTEMPTS
 from app.outbox.handler import ClaimedJob, JobHandler, Outcome
 from app.outbox.queue import claim, finish
 
@@ -115,6 +116,7 @@ class Dispatcher:
         left = len(jobs)
         try:
             async for job, outcome in handler.run(jobs):
+                OUTBOX_ATTEMPTS.labels(job.kind, _result(job, outcome, handler.retry_delays)).inc()
                 self._results.put_nowait((job, outcome, handler.retry_delays))
                 left -= 1
                 self._free_slots(1)
@@ -148,3 +150,10 @@ class Dispatcher:
             finally:
                 for _ in group:
                     self._results.task_done()
+
+
+def _result(job: ClaimedJob, outcome: Outcome, retry_delays: Sequence[float]) -> str:
+    """The attempt's result as the metrics count it: delivered, retry (tried again later) or failed."""
+    if outcome.ok:
+        return "delivered"
+    return "retry" if not outcome.final and job.attempts + 1 <= len(retry_delays) else "failed"

@@ -1,0 +1,89 @@
+"""The wrapper around the whole application that every HTTP request passes: its request id (taken or
+made, echoed in `X-Request-ID`, present in every log line of the request), its metrics and its access
+log line.
+
+A plain ASGI wrapper, kept cheap because it runs on the public submit path: per request one id, two
+clock reads, one dict lookup of the request's series (by method, route template and status) and three
+increments in it. Access lines of the public submissions, widget files, preflights and probes are
+written at DEBUG only (they are most of the traffic); every other request gets an INFO line.
+"""
+
+from __future__ import annotations
+
+import logging
+from bisect import bisect_left
+from time import perf_counter
+from typing import Any
+
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.operations.metrics import LATENCY_BUCKETS, REQUEST_STATS, SUBMISSION_ENDPOINTS, RequestSeries
+from app.operations.request_ids import REQUEST_ID, request_id_of
+
+access_log = logging.getLogger("hearken.access")
+
+UNMATCHED = "unmatched"
+"""The route label of a request no route answered (404, 405): never the raw path."""
+QUIET_PREFIXES = ("/static/", "/healthz", "/readyz", "/metrics")
+
+
+def serving(app: ASGIApp) -> ASGIApp:
+    known: dict[tuple[str, str, int], tuple[RequestSeries, bool]] = {}
+
+    async def serve(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        request_id = request_id_of(scope["headers"])  # type: ignore[arg-type]
+        reset = REQUEST_ID.set(request_id)
+        echoed = (b"x-request-id", request_id.encode())
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"].append(echoed)  # type: ignore[union-attr]
+            await send(message)
+
+        started = perf_counter()
+        try:
+            await app(scope, receive, send_with_id)
+        finally:
+            elapsed = perf_counter() - started
+            key = (scope["method"], scope.get("path_template", UNMATCHED), status)  # type: ignore[typeddict-item]
+            found = known.get(key)
+            if found is None:
+                found = known[key] = _series(*key)
+            series, loud = found
+            series[0] += 1
+            series[1] += elapsed
+            series[2 + bisect_left(LATENCY_BUCKETS, elapsed)] += 1
+            if loud or access_log.isEnabledFor(logging.DEBUG):
+                _log_access(scope, status, elapsed, loud)
+            REQUEST_ID.reset(reset)
+
+    return serve
+
+
+def _series(method: str, route: str, status: int) -> tuple[RequestSeries, bool]:
+    """Where requests of this route and status are counted, and whether their access line is INFO."""
+    quiet = (
+        (method == "POST" and route in SUBMISSION_ENDPOINTS)
+        or route.startswith(QUIET_PREFIXES)
+        or method == "OPTIONS"
+    )
+    return REQUEST_STATS.series(method, route, status), not quiet
+
+
+def _log_access(scope: Scope, status: int, elapsed: float, loud: bool) -> None:
+    fields: dict[str, Any] = {
+        "method": scope["method"],  # type: ignore[typeddict-item]
+        "route": scope.get("path_template", UNMATCHED),
+        "status": status,
+        "duration_ms": round(elapsed * 1000, 2),
+    }
+    org_id = getattr(scope.get("auth"), "org_id", None)
+    if org_id is not None:
+        fields["org_id"] = str(org_id)
+    access_log.log(logging.INFO if loud else logging.DEBUG, "request", extra=fields)
