@@ -39,6 +39,9 @@ class MailSender:
         self._sender = settings.mail_sender
         self._server = SmtpServer.parse(settings.smtp_url) if settings.smtp_url else None
         self._delays = settings.mail_retry_schedule
+        self._log_text = not settings.is_production
+        """Outside production the text is logged, for trying sign-up and invitations locally; in
+        production it may hold a reset or invitation link, and links are secrets."""
 
     @property
     def retry_delays(self) -> Sequence[float]:
@@ -78,10 +81,10 @@ class MailSender:
 
     async def _log(self, ready: list[Ready]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
         for _, recipient, composed in ready:
+            text = composed.text if self._log_text else "(the text is not logged in production)"
             logger.info(
-                "mail not sent (HEARKEN_SMTP_URL is not set) to %s: %s\n%s", recipient, composed.subject,
-                composed.text,
-            )  # fmt: skip
+                "mail not sent (HEARKEN_SMTP_URL is not set) to %s: %s\n%s", recipient, composed.subject, text
+            )
         await self._mark_sent([job.id for job, _, _ in ready])
         for job, _, _ in ready:
             yield job, Outcome(ok=True)
