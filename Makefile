@@ -7,7 +7,7 @@ WIDGETS := $(addprefix static/widgets/v1/,helpful.js contact.js feedback.js star
 WIDGET_SOURCES := static/widgets/build.mjs $(wildcard static/widgets/src/*.* static/widgets/src/shared/*.*)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup run test bench lint migrate clean
+.PHONY: help setup run test bench lint migrate clean cluster
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -37,6 +37,10 @@ migrate: setup ## Apply database migrations
 
 run: setup migrate ## Migrate and serve on the embedded SQLite default
 	$(BIN)/hearken run
+
+cluster: setup ## Two nodes (8001, 8002) behind HAProxy (8080) on this machine's PostgreSQL and Redis
+	@command -v haproxy >/dev/null || { apt-get update -qq && apt-get install -y -qq haproxy; }
+	$(BIN)/python -m tests.cluster
 
 test: setup ## Run every test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
