@@ -1,5 +1,5 @@
 """The work each server process does beside its requests: the outbox dispatcher, with the handler of
-every kind of outbox job (webhook deliveries, mail)."""
+every kind of outbox job (webhook deliveries, mail, notifications)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.mail.sender import MailSender
+from app.notifications.sender import NotifySender
 from app.outbox import Dispatcher
 from app.outbox.signal import OutboxSignal
 from app.webhooks.delivery import WebhookSender, webhook_client
@@ -25,7 +26,11 @@ async def background_work(app: Litestar) -> AsyncIterator[None]:
     async with webhook_client(settings) as client:
         dispatcher = Dispatcher(
             session_maker,
-            [WebhookSender(session_maker, settings, client), MailSender(session_maker, settings)],
+            [
+                WebhookSender(session_maker, settings, client),
+                MailSender(session_maker, settings),
+                NotifySender(session_maker, settings),
+            ],
             wake=wake,
             poll_seconds=settings.outbox_poll_seconds,
         )

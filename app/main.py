@@ -23,6 +23,7 @@ from app.errors import EXCEPTION_HANDLERS
 from app.imports.mintlify_schedule import periodic_imports
 from app.ingest import serving_gc
 from app.json_bodies import check_request_body
+from app.notifications.digest import daily_digests
 from app.operations.json_logs import configure_logging
 from app.operations.probes import operations_router
 from app.operations.serving import serving
@@ -62,7 +63,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
-        lifespan=[serving_gc, session_purge, background_work, periodic_imports, periodic_retention],
+        lifespan=[
+            serving_gc,
+            session_purge,
+            background_work,
+            periodic_imports,
+            periodic_retention,
+            daily_digests,
+        ],
         openapi_config=_openapi_config() if settings.serves_openapi else None,
         logging_config=None,  # JSON lines from the root logger (configure_logging)
         debug=False,

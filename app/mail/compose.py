@@ -14,7 +14,7 @@ import jinja2
 import msgspec
 
 from app.mail.languages import check_language
-from app.mail.texts import FOOTER, TEXTS
+from app.mail.texts import FOOTER, TEXTS, UNSUBSCRIBE
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,11 @@ class Mail:
     """Where the mail's link leads."""
     values: dict[str, str] = field(default_factory=dict)
     """What the texts' `{name}` placeholders stand for."""
+    items: tuple[str, ...] = ()
+    """Lines listed after the first paragraphs (a digest's projects and counts, a message quoted)."""
+    unsubscribe_url: str | None = None
+    """Where one click stops mail of this kind: shown in the mail and given in the RFC 8058 headers
+    (`List-Unsubscribe` and `List-Unsubscribe-Post`), so mail programs offer it too."""
 
 
 class ComposedMail(msgspec.Struct, frozen=True):
@@ -58,12 +63,22 @@ def compose(mail: Mail) -> ComposedMail:
         "action": text.action.format(**mail.values),
         "after": [paragraph.format(**mail.values) for paragraph in text.after],
         "url": mail.url,
+        "items": mail.items,
         "footer": FOOTER[language],
+        "unsubscribe": UNSUBSCRIBE[language],
+        "unsubscribe_url": mail.unsubscribe_url,
     }
+    headers = {}
+    if mail.unsubscribe_url:
+        headers = {
+            "List-Unsubscribe": f"<{mail.unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
     return ComposedMail(
         subject=context["subject"],
         text=_templates().get_template("message.txt").render(context),
         html=_templates().get_template("message.html").render(context),
+        headers=headers,
     )
 
 

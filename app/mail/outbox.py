@@ -7,10 +7,11 @@ from __future__ import annotations
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import OutboundEmail
+from app.db.models import OutboundEmail, OutboxJob
 from app.imports.secret_box import SecretBox, secret_box
 from app.mail.compose import ComposedMail, Mail, compose
 from app.outbox import enqueue
+from app.outbox.queue import new_job
 
 MAIL_JOB = "email"
 """The outbox kind of mail."""
@@ -37,9 +38,19 @@ def queue_mail(session: AsyncSession, secret_key: str, mail: Mail) -> OutboundEm
 
 def queue_sealed(session: AsyncSession, mail: Mail, sealed: str) -> OutboundEmail:
     job = enqueue(session, MAIL_JOB)
-    record = OutboundEmail(
+    record = _record(job, mail, sealed)
+    session.add(record)
+    return record
+
+
+def mail_rows(secret_key: str, mail: Mail) -> tuple[OutboxJob, OutboundEmail]:
+    """The rows of a queued mail, for a caller that adds them itself (an outbox handler's records)."""
+    job = new_job(MAIL_JOB)
+    return job, _record(job, mail, seal_mail(secret_key, mail))
+
+
+def _record(job: OutboxJob, mail: Mail, sealed: str) -> OutboundEmail:
+    return OutboundEmail(
         id=job.id, recipient=mail.recipient, kind=mail.kind, sealed_message=sealed,
         created_at=job.created_at, updated_at=job.created_at,
     )  # fmt: skip
-    session.add(record)
-    return record

@@ -22,6 +22,12 @@ FOOTER = {
     "sv": "Det här mejlet skickades av Hearken.",
 }
 
+UNSUBSCRIBE = {
+    "en": "Stop these mails",
+    "de": "Diese E-Mails abbestellen",
+    "sv": "Sluta få dessa mejl",
+}
+
 TEXTS: dict[str, dict[str, MailText]] = {
     "password_reset": {
         "en": MailText(
@@ -95,6 +101,57 @@ TEXTS: dict[str, dict[str, MailText]] = {
             after=(
                 "Länken fungerar i 7 dagar. Till dess kan du inte bjuda in medlemmar eller skapa API-token.",
             ),
+        ),
+    },
+    "new_feedback": {
+        "en": MailText(
+            subject="New feedback in {project}",
+            before=("New {type} feedback in {project}:",),
+            action="Open it in Hearken",
+        ),
+        "de": MailText(
+            subject="Neues Feedback in {project}",
+            before=("Neues Feedback ({type}) in {project}:",),
+            action="In Hearken öffnen",
+        ),
+        "sv": MailText(
+            subject="Ny feedback i {project}",
+            before=("Ny feedback ({type}) i {project}:",),
+            action="Öppna i Hearken",
+        ),
+    },
+    "new_contact": {
+        "en": MailText(
+            subject="New contact message in {project}",
+            before=("{name} <{email}> wrote in {project}:",),
+            action="Open it in Hearken",
+        ),
+        "de": MailText(
+            subject="Neue Kontaktnachricht in {project}",
+            before=("{name} <{email}> schrieb in {project}:",),
+            action="In Hearken öffnen",
+        ),
+        "sv": MailText(
+            subject="Nytt kontaktmeddelande i {project}",
+            before=("{name} <{email}> skrev i {project}:",),
+            action="Öppna i Hearken",
+        ),
+    },
+    "digest": {
+        "en": MailText(
+            subject="Hearken: what came in on {day}",
+            before=("What came in on {day} (UTC):",),
+            action="Open Hearken",
+        ),
+        "de": MailText(
+            subject="Hearken: Was am {day} einging",
+            before=("Was am {day} (UTC) einging:",),
+            action="Hearken öffnen",
+        ),
+        "sv": MailText(
+            subject="Hearken: det här kom in {day}",
+            before=("Det här kom in {day} (UTC):",),
+            action="Öppna Hearken",
         ),
     },
 }

@@ -28,13 +28,18 @@ OUTBOX_SIGNAL = "hearken_outbox_signal"
 _QUEUED = "hearken_outbox_queued"
 
 
-def enqueue(session: AsyncSession, kind: str) -> OutboxJob:
-    """Add a job due now to the session; it is done only if the caller's transaction commits."""
+def new_job(kind: str) -> OutboxJob:
+    """A job due now, not yet added anywhere (a handler's records may carry new jobs)."""
     now = utc_now()
-    job = OutboxJob(
+    return OutboxJob(
         id=uuid7(), kind=kind, status=JobStatus.PENDING.value, attempts=0, due_at=now,
         created_at=now, updated_at=now,
     )  # fmt: skip
+
+
+def enqueue(session: AsyncSession, kind: str) -> OutboxJob:
+    """Add a job due now to the session; it is done only if the caller's transaction commits."""
+    job = new_job(kind)
     session.add(job)
     session.info[_QUEUED] = True
     return job

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ContactMessage, Project
 from app.errors import NotFound
+from app.notifications.events import queue_notification
 from app.webhooks.events import contact_message_created, record_events
 
 
@@ -39,6 +40,8 @@ class ContactMessages:
         )
         self.session.add(record)
         await record_events(self.session, self.project.org_id, [contact_message_created(record)])
+        await self.session.flush()  # the message's id, for the news of it
+        queue_notification(self.session, self.project.id, "contact", record.id)
         await self.session.commit()
         return record
 

@@ -24,6 +24,7 @@ from app.db.models import (
     Project,
 )
 from app.errors import NotFound
+from app.notifications.events import queue_notification
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.timestamps import utc_now
 from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
@@ -125,6 +126,8 @@ class FeedbackItems:
         self.session.add(item)
         await apply_feedback_counts(self.session, [(counter_key(item), +1)])
         await record_events(self.session, self.project.org_id, [feedback_created(item)])
+        await self.session.flush()  # the item's id, for the news of it
+        queue_notification(self.session, self.project.id, "feedback", item.id)
         await self.session.commit()
         return item
 

@@ -21,6 +21,7 @@ from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import JobStatus, OutboxJob
 from app.webhooks.endpoints import WebhookEndpoints
+from app.webhooks.events import WEBHOOK_JOB
 from tenants.scope import OrgScope
 from tests import databases
 from tests.bench import seed
@@ -50,7 +51,9 @@ async def _subscribe(session_maker: async_sessionmaker[AsyncSession], settings: 
 async def _pending(session_maker: async_sessionmaker[AsyncSession]) -> int:
     async with session_maker() as session:
         count = await session.scalar(
-            select(func.count()).select_from(OutboxJob).where(OutboxJob.status == JobStatus.PENDING.value)
+            select(func.count())
+            .select_from(OutboxJob)
+            .where(OutboxJob.status == JobStatus.PENDING.value, OutboxJob.kind == WEBHOOK_JOB)
         )
     return int(count or 0)
 

@@ -107,3 +107,20 @@ def test_an_invitation_mailed_is_accepted_in_the_browser(
     expect(invited.get_by_role("heading", name="Projects")).to_be_visible()
     expect(invited.get_by_text(f"{guest} · member")).to_be_visible()
     context.close()
+
+
+def test_a_member_chooses_notifications_per_project(page: Page, mailing_server: str, inbox: Inbox) -> None:
+    sign_up(page, mailing_server, inbox)
+    page.goto(mailing_server + "/projects")
+    page.get_by_role("link", name="New project").first.click()
+    page.get_by_label("Name").fill("Docs")
+    page.get_by_role("button", name="Create project").click()
+    page.get_by_role("navigation", name="Project").get_by_role("link", name="Notifications").click()
+    expect(page.get_by_label("New feedback")).to_have_value("each")
+    page.get_by_label("New feedback").select_option(label="Daily digest")
+    page.get_by_label("Contact messages").select_option(label="Off")
+    page.get_by_role("button", name="Save notifications").click()
+    expect(page.get_by_role("status")).to_have_text("Saved.")
+    expect(page.get_by_label("New feedback")).to_have_value("daily")
+    expect(page.get_by_label("Contact messages")).to_have_value("off")
+    screenshot(page, "mail-04-notifications")

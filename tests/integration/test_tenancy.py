@@ -279,6 +279,8 @@ CONSOLE_PUBLIC_ROUTES = {
     "GET /password/reset/{secret:str}",
     "POST /password/reset/{secret:str}",
     "GET /account/confirm/{token:str}",
+    "GET /notifications/unsubscribe/{token:str}",
+    "POST /notifications/unsubscribe/{token:str}",
 }
 """The only console routes that answer without a signed-in member: signing up and in, and the links
 that mail carries (each proves itself by its secret)."""

@@ -7,6 +7,9 @@ from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
 from app.db.models.mintlify_integration import MintlifyIntegration
+from app.db.models.notification_digest import NotificationDigest
+from app.db.models.notification_event import NotificationEvent
+from app.db.models.notification_setting import Frequency, NotificationSetting
 from app.db.models.outbound_email import OutboundEmail
 from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.project import Project
@@ -43,10 +46,14 @@ __all__ = [
     "FeedbackSource",
     "FeedbackStatus",
     "FeedbackType",
+    "Frequency",
     "Invitation",
     "JobStatus",
     "Membership",
     "MintlifyIntegration",
+    "NotificationDigest",
+    "NotificationEvent",
+    "NotificationSetting",
     "Organization",
     "OutboundEmail",
     "OutboxJob",

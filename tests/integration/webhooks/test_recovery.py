@@ -21,6 +21,7 @@ from app.outbox.queue import claim, finish
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.delivery import WebhookSender, webhook_client
 from app.webhooks.endpoints import WebhookEndpoints
+from app.webhooks.events import WEBHOOK_JOB
 from tenants.scope import OrgScope
 from tests.factories import Tenant
 from tests.integration.public.servers import running_server, server_env
@@ -76,7 +77,7 @@ async def test_an_attempt_cut_short_is_made_again_after_its_lease(
                 requests = await slow.wait_for(2, seconds=10)
                 for _ in range(100):
                     async with session_maker() as session:
-                        job = await session.scalar(select(OutboxJob))
+                        job = await session.scalar(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB))
                     if job is not None and job.status == "succeeded":
                         break
                     await asyncio.sleep(0.05)
@@ -101,7 +102,7 @@ async def test_a_result_saved_after_the_lease_was_taken_over_is_dropped(
     async with session_maker() as session:
         assert await finish(session, [(current, Outcome(ok=False, error="nope"), [1.0])]) == 1
     async with session_maker() as session:
-        job = await session.scalar(select(OutboxJob))
+        job = await session.scalar(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB))
     assert job is not None and (job.status, job.attempts, job.last_error, job.locked_until) == (
         "pending",
         1,
@@ -139,5 +140,5 @@ async def test_two_server_processes_deliver_each_event_once(
     ids = Counter(request.headers["webhook-id"] for request in hook.requests)
     assert len(ids) == events and set(ids.values()) == {1}
     async with session_maker() as session:
-        jobs = list(await session.scalars(select(OutboxJob)))
+        jobs = list(await session.scalars(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB)))
     assert {(job.status, job.attempts) for job in jobs} == {("succeeded", 1)}

@@ -1,0 +1,85 @@
+"""Turning the news of a new item into mails: the outbox handler of kind "notify". Each member whose
+choice for the project is every item gets one mail, in their language, with a link to the item and a
+one-click unsubscribe link. The mails are queued as the handler's records, in the transaction that marks
+the news done: they are queued once, and the mail handler sends them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.models import ContactMessage, FeedbackItem, Frequency, NotificationEvent, Project
+from app.mail import Mail
+from app.mail.outbox import mail_rows
+from app.notifications.choices import members_choices
+from app.notifications.events import NOTIFY_JOB
+from app.notifications.unsubscribe import unsubscribe_url
+from app.outbox import ClaimedJob, Outcome
+
+QUOTED_CHARACTERS = 1000
+
+
+class NotifySender:
+    kind = NOTIFY_JOB
+
+    def __init__(self, session_maker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
+        self._session_maker = session_maker
+        self._settings = settings
+
+    @property
+    def retry_delays(self) -> Sequence[float]:
+        return self._settings.mail_retry_schedule
+
+    async def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
+        async with self._session_maker() as session:
+            events = {
+                event.id: event
+                for event in await session.scalars(
+                    select(NotificationEvent).where(NotificationEvent.id.in_([job.id for job in jobs]))
+                )
+            }
+            for job in jobs:
+                event = events.get(job.id)
+                mails = await self._mails(session, event) if event is not None else []
+                records = [row for mail in mails for row in mail_rows(self._settings.secret_key, mail)]
+                yield job, Outcome(ok=True, records=records)
+
+    async def _mails(self, session: AsyncSession, event: NotificationEvent) -> list[Mail]:
+        project = await session.get(Project, event.project_id)
+        model = FeedbackItem if event.kind == "feedback" else ContactMessage
+        subject = await session.get(model, event.subject_id)
+        if project is None or subject is None:  # deleted meanwhile: nothing to tell
+            return []
+        choices = await members_choices(session, project.org_id, project.id)
+        base = self._settings.base_url
+        mails = []
+        for choice in choices:
+            if choice.of(event.kind) != Frequency.EACH.value:
+                continue
+            if isinstance(subject, FeedbackItem):
+                kind, url = "new_feedback", f"{base}/projects/{project.id}/feedback/{subject.id}"
+                values = {"project": project.name, "type": subject.type}
+            else:
+                kind, url = "new_contact", f"{base}/projects/{project.id}/contact/{subject.id}"
+                values = {"project": project.name, "name": subject.name, "email": subject.email}
+            mails.append(
+                Mail(
+                    recipient=choice.email,
+                    language=choice.language,
+                    kind=kind,
+                    url=url,
+                    values=values,
+                    items=(_quoted(subject.message),),
+                    unsubscribe_url=unsubscribe_url(
+                        self._settings, choice.user_id, str(project.id), event.kind
+                    ),
+                )
+            )
+        return mails
+
+
+def _quoted(message: str) -> str:
+    return message if len(message) <= QUOTED_CHARACTERS else message[:QUOTED_CHARACTERS] + "…"

@@ -1,0 +1,79 @@
+"""One-click unsubscribe links: signed (HMAC keyed by a key derived from HEARKEN_SECRET_KEY), not stored.
+A link names the member, the project and what to stop ("feedback", "contact"), or "digest": every daily
+digest of the member. Opening it shows a button; a POST to it (the button, or a mail program following
+RFC 8058's List-Unsubscribe-Post) turns that mail off."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from uuid import UUID
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import Settings
+from app.db.models import Frequency, NotificationSetting, Project
+from app.errors import InvalidRequest, NotFound
+from app.notifications.choices import choice_of, choose
+
+UNKNOWN_LINK = "this unsubscribe link is not valid"
+ALL_PROJECTS = "all"
+
+
+@dataclass(frozen=True)
+class Unsubscribe:
+    user_id: UUID
+    project: str
+    """A project id, or "all" for the digest."""
+    kind: str
+
+
+def unsubscribe_url(settings: Settings, user_id: UUID, project: str, kind: str) -> str:
+    payload = f"{user_id.hex}.{project.replace('-', '')}.{kind}"
+    return f"{settings.base_url}/notifications/unsubscribe/{payload}.{_signature(settings, payload)}"
+
+
+def read_link(settings: Settings, token: str) -> Unsubscribe:
+    try:
+        user_part, project_part, kind, signature = token.split(".")
+        user_id = UUID(hex=user_part)
+        project = ALL_PROJECTS if project_part == ALL_PROJECTS else str(UUID(hex=project_part))
+    except ValueError:
+        raise NotFound(UNKNOWN_LINK) from None
+    payload = f"{user_part}.{project_part}.{kind}"
+    if kind not in ("feedback", "contact", "digest") or not hmac.compare_digest(
+        signature, _signature(settings, payload)
+    ):
+        raise NotFound(UNKNOWN_LINK)
+    return Unsubscribe(user_id, project, kind)
+
+
+async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
+    """Turn the link's mail off. Commits."""
+    if link.kind == "digest":
+        for column in (NotificationSetting.feedback, NotificationSetting.contact):
+            await session.execute(
+                update(NotificationSetting)
+                .where(NotificationSetting.user_id == link.user_id, column == Frequency.DAILY.value)
+                .values({column.key: Frequency.OFF.value})
+            )
+        await session.commit()
+        return
+    project = await session.scalar(select(Project).where(Project.id == UUID(link.project)))
+    if project is None:
+        raise NotFound(UNKNOWN_LINK)
+    try:
+        current = await choice_of(session, project.org_id, project.id, link.user_id)
+    except InvalidRequest:  # no longer a member: no mail to stop
+        return
+    choice = {"feedback": current.feedback, "contact": current.contact, link.kind: Frequency.OFF.value}
+    await choose(session, project.org_id, project.id, link.user_id, **choice)
+
+
+def _signature(settings: Settings, payload: str) -> str:
+    key = hmac.new(settings.secret_key.encode(), b"unsubscribe", hashlib.sha256).digest()
+    digest = hmac.new(key, payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
