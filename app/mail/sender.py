@@ -4,7 +4,8 @@ The mails claimed together go out over one SMTP connection. A mail the server ta
 once (its message emptied), before the dispatcher saves the job: a job claimed again after a crash finds
 it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good; anything else
 (no connection, a 4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without
-HEARKEN_SMTP_URL each mail is written to the log instead, links and all, and counts as sent.
+HEARKEN_SMTP_URL each mail is written to the log instead and counts as sent: an account mail with its text
+and links outside production, a notification by its subject only (it quotes visitors' messages).
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from app.timestamps import utc_now
 
 logger = logging.getLogger("hearken.mail")
 
-Ready = tuple[ClaimedJob, str, ComposedMail]
+Ready = tuple[ClaimedJob, str, ComposedMail, str]
+ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email"})
+"""The mails whose text (links included) is logged outside production when there is no SMTP server."""
 
 
 class MailSender:
@@ -64,12 +67,12 @@ class MailSender:
             rows = await session.scalars(
                 select(OutboundEmail).where(OutboundEmail.id.in_([j.id for j in jobs]))
             )
-            found = {row.id: (row.recipient, row.sealed_message, row.sent_at) for row in rows}
+            found = {row.id: (row.recipient, row.sealed_message, row.sent_at, row.kind) for row in rows}
         for job in jobs:
             if job.id not in found:
                 yield job, Outcome(ok=False, error="the mail was deleted", final=True)
                 continue
-            recipient, sealed, sent_at = found[job.id]
+            recipient, sealed, sent_at, kind = found[job.id]
             if sent_at is not None:  # sent by an attempt whose result was not saved
                 yield job, Outcome(ok=True)
                 continue
@@ -77,16 +80,19 @@ class MailSender:
             if composed is None:
                 yield job, Outcome(ok=False, error="sealed under another HEARKEN_SECRET_KEY", final=True)
                 continue
-            ready.append((job, recipient, composed))
+            ready.append((job, recipient, composed, kind))
 
     async def _log(self, ready: list[Ready]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
-        for _, recipient, composed in ready:
+        for _, recipient, composed, kind in ready:
+            # A notification quotes visitors' messages, which never go to the log: its subject says enough.
             text = composed.text if self._log_text else "(the text is not logged in production)"
+            if kind not in ACCOUNT_MAIL:
+                text = "(a notification: its text is not logged)"
             logger.info(
                 "mail not sent (HEARKEN_SMTP_URL is not set) to %s: %s\n%s", recipient, composed.subject, text
             )
-        await self._mark_sent([job.id for job, _, _ in ready])
-        for job, _, _ in ready:
+        await self._mark_sent([job.id for job, _, _, _ in ready])
+        for job, _, _, _ in ready:
             yield job, Outcome(ok=True)
 
     async def _send(self, ready: list[Ready]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
@@ -94,7 +100,7 @@ class MailSender:
         done = 0
         try:
             async with self._server.client() as smtp:
-                for job, recipient, composed in ready:
+                for job, recipient, composed, _ in ready:
                     outcome = await self._send_one(smtp, recipient, composed)
                     if outcome.ok:
                         await self._mark_sent([job.id])
@@ -103,7 +109,7 @@ class MailSender:
         except (aiosmtplib.SMTPException, OSError) as exc:
             error = f"{self._server}: {_describe(exc)}"
             logger.warning("mail: %s; %d mails wait for their retry", error, len(ready) - done)
-            for job, _, _ in ready[done:]:
+            for job, _, _, _ in ready[done:]:
                 yield job, Outcome(ok=False, error=error)
 
     async def _send_one(self, smtp: aiosmtplib.SMTP, recipient: str, composed: ComposedMail) -> Outcome:
