@@ -133,6 +133,8 @@ async def test_every_route_is_counted_by_its_template(
 
 
 async def test_metrics_are_open_only_to_the_allowed_networks(database_url: str, tenant: Tenant) -> None:
+    if not database_url.startswith("sqlite"):
+        pytest.skip("three server processes; what they count does not depend on the database")
     body = valid_bodies(tenant.project_key)[RATING]
     with running_server(server_env(database_url)) as base:
         async with httpx.AsyncClient(base_url=base) as client:
