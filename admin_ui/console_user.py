@@ -1,5 +1,5 @@
 """Who is signed in to the console: the session names a user and an organization; every request checks
-the membership still exists (a removed member is out at once) and resolves the same OrgScope the API uses.
+the membership still exists (a removed member is out at once) and resolves an OrgScope from the member's role.
 
 A session also holds a stamp of the user's password hash from sign-in. Changing the password, or "Log out
 other sessions" (which hashes the same password anew), changes the hash, so every other session's stamp
@@ -16,21 +16,16 @@ from uuid import UUID
 
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
-from litestar.handlers import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import derived_secret
-from app.errors import Forbidden
 from tenants.actor import current_actor
-from tenants.members import role_at_least
 from tenants.models import Membership, Organization, Role, User
-from tenants.scope import OrgScope
+from tenants.scope import ROLE_ACCESS, member_scope
 
-READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SESSION_STAMP_PURPOSE = "session-stamp"
-ROLE_NAMES = {Role.OWNER: "an owner", Role.ADMIN: "an owner or admin", Role.MEMBER: "a member"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +43,8 @@ class ConsoleUser:
     neither invite nor create tokens."""
 
     def can(self, needed: Role) -> bool:
-        return role_at_least(self.role, needed)
+        """For what pages show; what a request may do is decided by tenants/permissions.py."""
+        return ROLE_ACCESS[Role(self.role)] >= ROLE_ACCESS[needed]
 
     @property
     def is_admin(self) -> bool:
@@ -57,11 +53,6 @@ class ConsoleUser:
     @property
     def is_owner(self) -> bool:
         return self.can(Role.OWNER)
-
-
-def console_scope(user: ConsoleUser) -> OrgScope:
-    """Owners and admins may change the organization's configuration; every role may triage."""
-    return OrgScope(org_id=user.org_id, actor=user.email, can_write=user.is_admin)
 
 
 def session_stamp(secret: str, password_hash: str) -> str:
@@ -123,23 +114,9 @@ class ConsoleAuthentication(AbstractAuthenticationMiddleware):
             connection.clear_session()
             raise NotAuthorizedException("the password changed or other sessions were logged out")
         current_actor.set(user.email)
-        return AuthenticationResult(user=user, auth=console_scope(user))
-
-
-async def console_role_guard(
-    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
-) -> None:
-    """The console's one permission rule: reads need any role, changes need an admin unless the
-    handler names the role it needs (opt min_role); a handler with opt confirmed_email also needs a
-    confirmed address (inviting, creating tokens: what a throwaway sign-up could abuse)."""
-    if handler.opt.get("exclude_from_auth"):
-        return
-    user = connection.scope.get("user")
-    if not isinstance(user, ConsoleUser):
-        raise NotAuthorizedException("sign in first")
-    method = connection.scope.get("method", "GET")
-    needed = handler.opt.get("min_role") or (Role.MEMBER if method in READ_METHODS else Role.ADMIN)
-    if not user.can(needed):
-        raise Forbidden(f"only {ROLE_NAMES[needed]} can do this; your role is {user.role}")
-    if handler.opt.get("confirmed_email") and not user.email_confirmed:
-        raise Forbidden("confirm your email address first: follow the link we mailed to you")
+        return AuthenticationResult(
+            user=user,
+            auth=member_scope(
+                user.org_id, user.user_id, user.email, user.role, confirmed=user.email_confirmed
+            ),
+        )

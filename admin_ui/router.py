@@ -13,7 +13,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
-from admin_ui.console_user import ConsoleAuthentication, console_role_guard
+from admin_ui.console_user import ConsoleAuthentication
 from admin_ui.controllers.account import AccountController
 from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
@@ -37,7 +37,8 @@ from admin_ui.security_headers import add_security_headers
 from admin_ui.sessions import SESSION_COOKIE, cookie_name, derived_secret, secure_cookies, session_config
 from app.config import Settings
 from app.dependencies import provide_projects
-from tenants.scope import provide_org_scope
+from tenants.permissions import access_guard, changes_need
+from tenants.scope import Access, provide_org_scope
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 CSRF_COOKIE = "hearken_csrf"
@@ -81,7 +82,8 @@ def console_router(settings: Settings) -> Router:
             DefineMiddleware(SessionCSRFMiddleware, config=csrf_config(settings)),
             DefineMiddleware(ConsoleAuthentication),
         ],
-        guards=[console_role_guard],
+        guards=[access_guard],
+        opt=changes_need(Access.ADMIN),
         dependencies={
             "me": Provide(provide_console_user),
             "org_scope": Provide(provide_org_scope),

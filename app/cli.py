@@ -84,11 +84,11 @@ def _uuid(value: str, name: str) -> UUID:
 
 async def _org_scope(session: AsyncSession, org_id: UUID) -> Any:
     from tenants.models import Organization
-    from tenants.scope import OrgScope
+    from tenants.scope import operator_scope
 
     if await session.get(Organization, org_id) is None:
         raise ApiError(f"no organization with id {org_id}")
-    return OrgScope(org_id=org_id, actor="cli", can_write=True)
+    return operator_scope(org_id)
 
 
 @click.group(name="orgs", help="Manage organizations.")
@@ -125,8 +125,7 @@ def tokens_create(org_id: str, label: str | None, scope: str) -> None:
     org = _uuid(org_id, "--org")
 
     async def work(session: AsyncSession) -> Any:
-        await _org_scope(session, org)
-        issued = await AccessTokens(session, org).create(label=label, scope=scope)
+        issued = await AccessTokens(session, await _org_scope(session, org)).create(label=label, scope=scope)
         record = issued.record
         return {
             "id": str(record.id),
@@ -151,7 +150,7 @@ def tokens_revoke(token_id: str) -> None:
         record = await session.get(AccessToken, ident)
         if record is None:
             raise ApiError(f"no token with id {ident}")
-        await AccessTokens(session, record.org_id).revoke(ident)
+        await AccessTokens(session, await _org_scope(session, record.org_id)).revoke(ident)
         return {"id": str(ident), "revoked": True}
 
     _print(_run(work))

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.errors import InvalidRequest, NotFound
 from app.timestamps import utc_now
 from tenants.models import AccessToken, TokenScope
+from tenants.scope import OrgScope
 from tenants.token_format import display_prefix, new_token, token_digest
 
 
@@ -39,9 +40,10 @@ def check_scope(scope: str) -> str:
 class AccessTokens:
     """Tokens of one organization; every query is filtered by it."""
 
-    def __init__(self, session: AsyncSession, org_id: UUID) -> None:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
         self.session = session
-        self.org_id = org_id
+        self.scope = scope
+        self.org_id = scope.org_id
 
     async def create(
         self, *, label: str | None = None, scope: str = TokenScope.WRITE.value, created_by: UUID | None = None

@@ -7,7 +7,7 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 
 from app.errors import Unauthorized
 from tenants.actor import current_actor
-from tenants.scope import OrgScope
+from tenants.scope import token_scope
 from tenants.token_directory import TokenDirectory
 from tenants.token_format import TOKEN_PATTERN, token_digest
 
@@ -23,6 +23,6 @@ class ApiKeyAuthentication(AbstractAuthenticationMiddleware):
         grant = await directory.lookup(token_digest(token))
         if grant is None:
             raise Unauthorized("X-API-Key is unknown or revoked")
-        scope = OrgScope(org_id=grant.org_id, actor=f"token {grant.prefix}", can_write=grant.can_write)
+        scope = token_scope(grant.org_id, grant.prefix, can_write=grant.can_write)
         current_actor.set(scope.actor)
         return AuthenticationResult(user=grant, auth=scope)

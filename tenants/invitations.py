@@ -20,6 +20,7 @@ from tenants.members import Members, check_role
 from tenants.models import Invitation, Membership, Organization, User
 from tenants.organizations import check_email, check_password
 from tenants.passwords import hash_password, verify_password
+from tenants.scope import OrgScope, operator_scope
 from tenants.token_format import token_digest
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -42,9 +43,10 @@ class OpenInvitation:
 class Invitations:
     """Invitations of one organization."""
 
-    def __init__(self, session: AsyncSession, org_id: UUID) -> None:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
         self.session = session
-        self.org_id = org_id
+        self.scope = scope
+        self.org_id = scope.org_id
 
     def issue(self, *, email: str, role: str, created_by: UUID | None) -> IssuedInvitation:
         """Add a new invitation to the caller's transaction."""
@@ -121,6 +123,7 @@ async def accept_invitation(session: AsyncSession, secret: str, password: str) -
     elif not await verify_password(user.password_hash, password):
         raise InvalidRequest("password", "is not the password of this account")
     record.accepted_at = utc_now()
-    membership = await Members(session, record.org_id).add(user.id, record.role)
+    joining = operator_scope(record.org_id, actor=record.email)  # the invitation is the permission
+    membership = await Members(session, joining).add(user.id, record.role)
     await session.commit()
     return user, membership

@@ -16,8 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import InvalidRequest, NotFound
 from tenants.models import Membership, Organization, Role, User
-
-ROLE_RANK = {Role.MEMBER: 0, Role.ADMIN: 1, Role.OWNER: 2}
+from tenants.scope import OrgScope
 
 
 def check_role(role: str) -> Role:
@@ -25,10 +24,6 @@ def check_role(role: str) -> Role:
         return Role(role)
     except ValueError:
         raise InvalidRequest("role", "must be owner, admin or member") from None
-
-
-def role_at_least(role: str, needed: Role) -> bool:
-    return ROLE_RANK[Role(role)] >= ROLE_RANK[needed]
 
 
 @dataclass(frozen=True)
@@ -43,9 +38,10 @@ class Member:
 class Members:
     """Memberships of one organization; every query is filtered by it."""
 
-    def __init__(self, session: AsyncSession, org_id: UUID) -> None:
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
         self.session = session
-        self.org_id = org_id
+        self.scope = scope
+        self.org_id = scope.org_id
 
     async def list(self) -> list[Member]:
         rows = await self.session.execute(

@@ -1,22 +1,74 @@
-"""The organization scope: who is acting, for which organization. Every org-scoped service takes one."""
+"""The organization scope: for which organization, who acts, and what they may do. Every service that
+touches an organization's data takes one and filters by its `org_id` in SQL.
+
+Scopes are made here and nowhere else: from an API token, from a console member's role, and for the
+operator (the command line, the demo, background imports) and the public widgets.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any
 from uuid import UUID
 
 from litestar import Request
 
 from app.errors import Unauthorized
+from tenants.models import Role
+
+
+class Access(IntEnum):
+    """Ordered: each level may do what the levels below it may."""
+
+    READ = 1
+    WRITE = 2
+    """Triage: change feedback items, archive messages and ratings."""
+    ADMIN = 3
+    """Configure the organization's projects, origins, webhooks and integrations."""
+    OWNER = 4
+    """Manage members and invitations."""
+
+
+ROLE_ACCESS = {Role.MEMBER: Access.WRITE, Role.ADMIN: Access.ADMIN, Role.OWNER: Access.OWNER}
+
+WIDGET_ACTOR = "widget"
 
 
 @dataclass(frozen=True, slots=True)
 class OrgScope:
     org_id: UUID
     actor: str
-    """Who acts, as recorded in histories: a token's display prefix or a user's email."""
-    can_write: bool
+    """Who acts, as recorded in histories: a token's display prefix, a user's email, "cli", "widget"."""
+    access: Access
+    user_id: UUID | None = None
+    """The console member acting; None for tokens, the operator and the widgets."""
+    confirmed: bool = True
+    """The acting member's email address is confirmed (or mail is not sent at all); always true for
+    tokens, the operator and the widgets."""
+
+
+def token_scope(org_id: UUID, prefix: str, *, can_write: bool) -> OrgScope:
+    """A read token may only read; a write token may change everything the API offers, as an admin may in
+    the console (members and tokens are managed in the console only)."""
+    return OrgScope(org_id=org_id, actor=f"token {prefix}", access=Access.ADMIN if can_write else Access.READ)
+
+
+def member_scope(org_id: UUID, user_id: UUID, email: str, role: str, *, confirmed: bool = True) -> OrgScope:
+    """Members triage, admins also configure, owners also manage members."""
+    return OrgScope(
+        org_id=org_id, actor=email, access=ROLE_ACCESS[Role(role)], user_id=user_id, confirmed=confirmed
+    )
+
+
+def operator_scope(org_id: UUID, actor: str = "cli") -> OrgScope:
+    """Whoever runs the server: the command line, the demo page's setup, background imports."""
+    return OrgScope(org_id=org_id, actor=actor, access=Access.OWNER)
+
+
+def widget_scope(org_id: UUID) -> OrgScope:
+    """A visitor's submission through a public endpoint, already admitted by the ingest gate."""
+    return OrgScope(org_id=org_id, actor=WIDGET_ACTOR, access=Access.WRITE)
 
 
 async def provide_org_scope(request: Request[Any, Any, Any]) -> OrgScope:

@@ -21,6 +21,7 @@ from app.timestamps import utc_now
 from tenants.members import Members
 from tenants.models import User
 from tenants.passwords import hash_password
+from tenants.scope import operator_scope
 
 PASSWORD = "correct horse battery"
 CSRF_FIELD = re.compile(r'name="_csrf_token" value="([^"]+)"')
@@ -39,7 +40,7 @@ async def add_user(
         user = User(email=email, password_hash=await hash_password(PASSWORD), email_verified_at=utc_now())
         session.add(user)
         await session.commit()
-        await Members(session, org_id).add(user.id, role)
+        await Members(session, operator_scope(org_id)).add(user.id, role)
         return user
 
 

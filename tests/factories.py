@@ -11,7 +11,7 @@ from app.db.models import Project
 from app.services.projects import Projects
 from tenants.access_tokens import AccessTokens
 from tenants.models import Organization
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 
 DEFAULT_ORIGINS = ("https://site.example",)
 
@@ -51,10 +51,10 @@ async def make_tenant(
         org = Organization(name=name)
         session.add(org)
         await session.commit()
-        tokens = AccessTokens(session, org.id)
+        tokens = AccessTokens(session, operator_scope(org.id))
         write = await tokens.create(label="write", scope="write")
         read = await tokens.create(label="read", scope="read")
-        scope = OrgScope(org_id=org.id, actor="tests", can_write=True)
+        scope = operator_scope(org.id, "tests")
         project = await Projects(session, scope).create(name=f"{name} docs", allowed_origins=list(origins))
         return Tenant(org_id=org.id, token=write.token, read_token=read.token, project=project)
 
@@ -67,5 +67,5 @@ async def add_project(
     origins: tuple[str, ...] = (),
 ) -> Project:
     async with session_maker() as session:
-        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+        scope = operator_scope(tenant.org_id, "tests")
         return await Projects(session, scope).create(name=name, allowed_origins=list(origins))

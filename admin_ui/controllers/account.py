@@ -23,10 +23,12 @@ from app.errors import InvalidRequest
 from app.mail.languages import LANGUAGE_NAMES
 from app.services.email_verification import change_address, confirm, send_confirmation_again
 from tenants.accounts import change_password, rehash_password, set_language
-from tenants.models import Role, User
+from tenants.models import User
 from tenants.passwords import MIN_PASSWORD_LENGTH
+from tenants.permissions import needs
+from tenants.scope import Access
 
-ANY_MEMBER = {"min_role": Role.MEMBER}
+ANY_MEMBER = needs(Access.WRITE)
 NOTICES = {
     "password": "Your password was changed.",
     "sessions": "Every other session was logged out.",

@@ -13,11 +13,11 @@ from admin_ui.listing import PAGE_SIZE, Pages, page_number
 from admin_ui.rendering import render
 from app.schemas.pagination import Pagination
 from app.services.audit_log import AuditLog
-from tenants.models import Role
-from tenants.scope import OrgScope
+from tenants.permissions import needs
+from tenants.scope import Access, OrgScope
 
 
-@get("/audit-log", opt={"min_role": Role.ADMIN}, include_in_schema=False)
+@get("/audit-log", opt=needs(Access.ADMIN), include_in_schema=False)
 async def audit_log_page(request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope) -> Any:
     page = page_number(request.query_params.get("page"))
     entries, total = await AuditLog(db_session, org_scope).page(page=page, limit=PAGE_SIZE)

@@ -21,8 +21,10 @@ from app.mail.languages import preferred_language
 from app.services.email_verification import sign_up_confirming
 from tenants.accounts import authenticate, first_membership
 from tenants.invitations import accept_invitation, open_invitation
-from tenants.models import Role, User
+from tenants.models import User
 from tenants.passwords import MIN_PASSWORD_LENGTH
+from tenants.permissions import needs
+from tenants.scope import Access
 
 PUBLIC = {"exclude_from_auth": True}
 HOME = "/projects"
@@ -132,7 +134,7 @@ class AuthController(Controller):
         sign_in(request, user, membership.org_id)
         return go_to(request, HOME)
 
-    @post("/logout", opt={"min_role": Role.MEMBER})
+    @post("/logout", opt=needs(Access.WRITE))
     async def logout(self, request: HTMXRequest) -> Response[Any]:
         request.clear_session()
         return go_to(request, "/login")

@@ -8,18 +8,15 @@ from uuid import UUID
 from litestar import Controller, get, post
 from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.listing import PAGE_SIZE, Pages, page_number
 from admin_ui.rendering import go_to, render
 from app.db.models import Project
+from app.dependencies import provide_contact_messages
 from app.schemas.pagination import Pagination
 from app.services.contact_messages import ContactMessages
-from tenants.models import Role
-
-
-async def provide_contact_messages(db_session: AsyncSession, project: Project) -> ContactMessages:
-    return ContactMessages(db_session, project)
+from tenants.permissions import needs
+from tenants.scope import Access
 
 
 class ContactController(Controller):
@@ -59,7 +56,7 @@ class ContactController(Controller):
         record = await contact_messages.get(message_id)
         return render(request, "contact_message.html", project=project, record=record)
 
-    @post("/{message_id:uuid}/archive", opt={"min_role": Role.MEMBER})
+    @post("/{message_id:uuid}/archive", opt=needs(Access.WRITE))
     async def archive(
         self, request: HTMXRequest, project: Project, contact_messages: ContactMessages, message_id: UUID
     ) -> Any:
@@ -67,7 +64,7 @@ class ContactController(Controller):
         await contact_messages.archive(record)
         return render(request, "contact_message.html", project=project, record=record, archived_now=True)
 
-    @get("/{message_id:uuid}/delete", opt={"min_role": Role.ADMIN})
+    @get("/{message_id:uuid}/delete", opt=needs(Access.ADMIN))
     async def purge_page(
         self, request: HTMXRequest, project: Project, contact_messages: ContactMessages, message_id: UUID
     ) -> Any:
@@ -83,7 +80,7 @@ class ContactController(Controller):
             back=url,
         )
 
-    @post("/{message_id:uuid}/delete", opt={"min_role": Role.ADMIN})
+    @post("/{message_id:uuid}/delete", opt=needs(Access.ADMIN))
     async def purge(
         self, request: HTMXRequest, project: Project, contact_messages: ContactMessages, message_id: UUID
     ) -> Any:

@@ -12,30 +12,24 @@ import msgspec
 from litestar import Controller, get, post
 from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from admin_ui.console_user import ConsoleUser
 from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.dependencies import provide_feedback_items
 from app.errors import InvalidRequest
 from app.schemas.feedback_requests import FeedbackPatchBody
 from app.schemas.pagination import Pagination
 from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems
-from tenants.models import Role
+from tenants.permissions import needs
+from tenants.scope import Access
 
-TRIAGE = {"min_role": Role.MEMBER}
-ADMIN = {"min_role": Role.ADMIN}
+TRIAGE = needs(Access.WRITE)
+ADMIN = needs(Access.ADMIN)
 FILTERS = ("status", "type", "source", "path", "search", "archived")
 STATUSES = [s.value for s in FeedbackStatus]
 TYPES = [t.value for t in FeedbackType]
 SOURCES = [s.value for s in FeedbackSource]
-
-
-async def provide_feedback_items(
-    db_session: AsyncSession, project: Project, me: ConsoleUser
-) -> FeedbackItems:
-    return FeedbackItems(db_session, project, me.email)
 
 
 def checked_changes(form: dict[str, Any]) -> FeedbackChanges:

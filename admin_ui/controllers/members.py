@@ -22,9 +22,11 @@ from app.timestamps import utc_now
 from tenants.invitations import Invitations, IssuedInvitation
 from tenants.members import Members
 from tenants.models import Role
+from tenants.permissions import CONFIRMED_EMAIL, needs
+from tenants.scope import Access, OrgScope
 
-OWNER_ONLY = {"min_role": Role.OWNER}
-INVITING = {**OWNER_ONLY, "confirmed_email": True}
+OWNER_ONLY = needs(Access.OWNER)
+INVITING = {**OWNER_ONLY, CONFIRMED_EMAIL: True}
 
 
 @dataclass
@@ -38,8 +40,8 @@ class RoleForm:
     role: str = ""
 
 
-def inviter(me: ConsoleUser) -> Inviter:
-    return Inviter(me.user_id, me.email, me.language, me.org_id, me.org_name)
+def inviter(me: ConsoleUser, scope: OrgScope) -> Inviter:
+    return Inviter(me.user_id, me.email, me.language, scope, me.org_name)
 
 
 class MembersController(Controller):
@@ -62,8 +64,8 @@ class MembersController(Controller):
             "members.html",
             fragment="partials/_members.html",
             status_code=status_code,
-            members=await Members(session, me.org_id).list(),
-            invitations=await Invitations(session, me.org_id).pending() if me.is_owner else [],
+            members=await Members(session, request.auth).list(),
+            invitations=await Invitations(session, request.auth).pending() if me.is_owner else [],
             now=utc_now(),
             roles=[r.value for r in Role],
             **context,
@@ -79,7 +81,9 @@ class MembersController(Controller):
     ) -> Any:
         settings: Settings = request.app.state.settings
         try:
-            issued = await invite(db_session, settings, inviter(me), email=data.email, role=data.role)
+            issued = await invite(
+                db_session, settings, inviter(me, request.auth), email=data.email, role=data.role
+            )
         except InvalidRequest as exc:
             return await self._page(
                 request, db_session, me, status_code=400, errors=field_error(exc), values=form_values(data)
@@ -91,7 +95,7 @@ class MembersController(Controller):
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
     ) -> Any:
         settings: Settings = request.app.state.settings
-        issued = await invite_again(db_session, settings, inviter(me), invitation_id)
+        issued = await invite_again(db_session, settings, inviter(me, request.auth), invitation_id)
         return await self._issued(request, db_session, me, issued)
 
     async def _issued(
@@ -111,7 +115,7 @@ class MembersController(Controller):
     async def cancel_invitation(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
     ) -> Any:
-        await Invitations(db_session, me.org_id).cancel(invitation_id)
+        await Invitations(db_session, request.auth).cancel(invitation_id)
         return await self._page(request, db_session, me)
 
     @post("/{membership_id:uuid}/role", opt=OWNER_ONLY)
@@ -124,7 +128,7 @@ class MembersController(Controller):
         data: Form[RoleForm],
     ) -> Any:
         try:
-            await Members(db_session, me.org_id).change_role(membership_id, data.role)
+            await Members(db_session, request.auth).change_role(membership_id, data.role)
         except InvalidRequest as exc:
             return await self._page(
                 request,
@@ -139,7 +143,7 @@ class MembersController(Controller):
     async def remove(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, membership_id: UUID
     ) -> Any:
-        members = Members(db_session, me.org_id)
+        members = Members(db_session, request.auth)
         leaving = (await members.get(membership_id)).user_id == me.user_id
         try:
             await members.remove(membership_id)

@@ -20,7 +20,8 @@ from app.db.models import Project
 from app.errors import InvalidRequest
 from app.notifications.choices import choice_of, choose
 from app.notifications.unsubscribe import read_link, unsubscribe
-from tenants.models import Role
+from tenants.permissions import needs
+from tenants.scope import Access
 
 FREQUENCIES = (("each", "Every item"), ("daily", "Daily digest"), ("off", "Off"))
 
@@ -48,7 +49,7 @@ class NotificationsController(Controller):
         values = {"feedback": choice.feedback, "contact": choice.contact}
         return _page(request, project, values, notice="Saved." if done else "")
 
-    @post("/", opt={"min_role": Role.MEMBER})
+    @post("/", opt=needs(Access.WRITE))
     async def save(
         self,
         request: HTMXRequest,

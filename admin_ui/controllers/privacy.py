@@ -16,10 +16,10 @@ from admin_ui.rendering import render
 from app.errors import InvalidRequest
 from app.schemas.privacy import ErasureBody
 from app.services.erasure import Erasure, Person
-from tenants.models import Role
-from tenants.scope import OrgScope
+from tenants.permissions import needs
+from tenants.scope import Access, OrgScope
 
-ADMIN = {"min_role": Role.ADMIN}
+ADMIN = needs(Access.ADMIN)
 
 
 @dataclass

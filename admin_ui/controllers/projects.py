@@ -16,9 +16,10 @@ from app.db.models import Project
 from app.errors import InvalidRequest
 from app.services.project_activity import contact_counts, rating_counts
 from app.services.projects import Projects
-from tenants.models import Role
+from tenants.permissions import needs
+from tenants.scope import Access
 
-ADMIN = {"min_role": Role.ADMIN}
+ADMIN = needs(Access.ADMIN)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from admin_ui.rendering import render
 from app.errors import InvalidRequest
 from tenants.access_tokens import AccessTokens
 from tenants.models import TokenScope
+from tenants.permissions import CONFIRMED_EMAIL
 
 
 @dataclass
@@ -44,7 +45,7 @@ class TokensController(Controller):
             "tokens.html",
             fragment="partials/_tokens.html",
             status_code=status_code,
-            tokens=await AccessTokens(session, me.org_id).list(),
+            tokens=await AccessTokens(session, request.auth).list(),
             scopes=[s.value for s in TokenScope],
             **context,
         )
@@ -53,12 +54,12 @@ class TokensController(Controller):
     async def tokens(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
         return await self._page(request, db_session, me)
 
-    @post("/", opt={"confirmed_email": True})
+    @post("/", opt={CONFIRMED_EMAIL: True})
     async def create(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[TokenForm]
     ) -> Any:
         try:
-            issued = await AccessTokens(db_session, me.org_id).create(
+            issued = await AccessTokens(db_session, request.auth).create(
                 label=data.label, scope=data.scope, created_by=me.user_id
             )
         except InvalidRequest as exc:
@@ -71,12 +72,12 @@ class TokensController(Controller):
     async def revoke(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, token_id: UUID
     ) -> Any:
-        await AccessTokens(db_session, me.org_id).revoke(token_id)
+        await AccessTokens(db_session, request.auth).revoke(token_id)
         return await self._page(request, db_session, me)
 
     @post("/{token_id:uuid}/delete")
     async def delete(
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, token_id: UUID
     ) -> Any:
-        await AccessTokens(db_session, me.org_id).delete(token_id)
+        await AccessTokens(db_session, request.auth).delete(token_id)
         return await self._page(request, db_session, me)

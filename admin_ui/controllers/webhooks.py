@@ -12,7 +12,6 @@ from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from admin_ui.console_user import ConsoleUser, console_scope
 from admin_ui.forms import field_error
 from admin_ui.rendering import render
 from app.db.models import WebhookEndpoint, WebhookFormat
@@ -20,15 +19,16 @@ from app.errors import InvalidRequest
 from app.webhooks.deliveries import WebhookDeliveries
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import EVENT_TYPES
+from tenants.scope import OrgScope
 
 RECENT_DELIVERIES = 10
 FORMATS = [(WebhookFormat.STANDARD.value, "Standard"), (WebhookFormat.SLACK.value, "Slack")]
 
 
 async def provide_webhooks(
-    request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser
+    request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope
 ) -> WebhookEndpoints:
-    return WebhookEndpoints(db_session, console_scope(me), request.app.state.settings)
+    return WebhookEndpoints(db_session, org_scope, request.app.state.settings)
 
 
 class WebhooksController(Controller):

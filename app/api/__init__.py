@@ -17,8 +17,8 @@ from app.api.ratings import RatingController
 from app.dependencies import provide_projects
 from app.webhooks.controller import WebhookController
 from tenants.api_key_auth import ApiKeyAuthentication
-from tenants.guards import writes_need_write_scope
-from tenants.scope import provide_org_scope
+from tenants.permissions import access_guard, changes_need
+from tenants.scope import Access, provide_org_scope
 
 api_router = Router(
     path="/api/v1",
@@ -35,7 +35,8 @@ api_router = Router(
         erase,
     ],
     middleware=[ApiKeyAuthentication],
-    guards=[writes_need_write_scope],
+    guards=[access_guard],
+    opt=changes_need(Access.WRITE),
     dependencies={
         "org_scope": Provide(provide_org_scope),
         "projects": Provide(provide_projects),

@@ -9,23 +9,18 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.api.parameters import Purge
 from app.compression import SKIP_COMPRESSION
 from app.db.models import ContactMessage, Project
+from app.dependencies import provide_contact_messages
 from app.errors import error_responses
 from app.exports import CONTACT_MESSAGES, ExportFormat, export_response
 from app.schemas.contact_message import ContactMessageList, ContactMessageOut
 from app.schemas.pagination import Pagination
 from app.services.contact_messages import ContactMessages
 from app.services.projects import parse_uuid
-
-
-async def provide_contact_messages(db_session: AsyncSession, project: Project) -> ContactMessages:
-    return ContactMessages(db_session, project)
-
 
 Search = Annotated[
     str | None,

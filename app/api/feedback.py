@@ -10,12 +10,12 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.api.parameters import Purge
 from app.compression import SKIP_COMPRESSION
 from app.db.models import FeedbackSource, Project
+from app.dependencies import provide_feedback_items
 from app.errors import error_responses
 from app.exports import FEEDBACK, ExportFormat, export_response
 from app.schemas.feedback import (
@@ -40,13 +40,6 @@ from app.services.feedback_items import (
     feedback_order,
 )
 from app.services.projects import parse_uuid
-from tenants.scope import OrgScope
-
-
-async def provide_feedback_items(
-    db_session: AsyncSession, project: Project, org_scope: OrgScope
-) -> FeedbackItems:
-    return FeedbackItems(db_session, project, org_scope.actor)
 
 
 async def provide_feedback_filter(

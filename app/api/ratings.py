@@ -9,12 +9,12 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.api.parameters import PathFilter, Since, TypeFilter, Until
 from app.compression import SKIP_COMPRESSION
 from app.db.models import Project, Rating, RatingType
+from app.dependencies import provide_ratings
 from app.errors import error_responses
 from app.exports import RATINGS, ExportFormat, export_response
 from app.ingest import helpful_input, typed_input
@@ -24,10 +24,6 @@ from app.schemas.rating_requests import HelpfulRatingBody, TypedRatingBody
 from app.services.ratings import Ratings, rating_conditions
 from app.services.time_bounds import parse_bounds
 from app.strict_body import strict_body
-
-
-async def provide_ratings(db_session: AsyncSession, project: Project) -> Ratings:
-    return Ratings(db_session, project)
 
 
 class RatingController(Controller):

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import ContactMessage, FeedbackItem, Organization, Project, Rating
 from app.services.origins import normalize_origin
 from app.services.projects import Projects
-from tenants.scope import OrgScope
+from tenants.scope import OrgScope, operator_scope
 
 DEMO_PROJECT_KEY = UUID("4ea7c3e0-de30-4000-8000-000000000001")
 DEMO_ORG_NAME = "Hearken demo"
@@ -56,7 +56,7 @@ async def ensure_demo_project(session: AsyncSession, origin: str) -> Project:
 
 
 def _scope(org_id: UUID) -> OrgScope:
-    return OrgScope(org_id=org_id, actor="demo", can_write=True)
+    return operator_scope(org_id, actor="demo")
 
 
 @dataclass

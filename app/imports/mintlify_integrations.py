@@ -24,7 +24,9 @@ from app.imports.mintlify_api import FeedbackPage, MintlifyError, feedback_page
 from app.imports.mintlify_items import page_feedback
 from app.imports.secret_box import SecretBox, secret_box
 from app.services.feedback_items import FeedbackItems
+from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
+from tenants.scope import OrgScope, operator_scope
 
 logger = logging.getLogger("hearken.imports")
 
@@ -34,12 +36,13 @@ MAX_PAGES = 1000
 """An upstream that never stops saying hasMore ends an import here (100,000 records)."""
 
 
-class MintlifyIntegrations:
-    """The Mintlify integration of one project, already checked to belong to the caller."""
+class MintlifyIntegrations(ProjectScoped):
+    """The Mintlify integration of one project."""
 
-    def __init__(self, session: AsyncSession, project: Project, box: SecretBox, settings: Settings) -> None:
-        self.session = session
-        self.project = project
+    def __init__(
+        self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox, settings: Settings
+    ) -> None:
+        super().__init__(session, scope, project)
         self.box = box
         self.settings = settings
 
@@ -136,7 +139,7 @@ async def _store_page(
         project = await session.get(Project, project_id)
         if project is None:
             return 0, newest
-        items = FeedbackItems(session, project, IMPORTER)
+        items = FeedbackItems(session, operator_scope(project.org_id, IMPORTER), project)
         for record in records:
             if not await claim(session, project_id, FeedbackSource.MINTLIFY, record.mintlify_id):
                 continue

@@ -18,6 +18,8 @@ from app.imports.secret_box import SecretBox
 from app.imports.stripe_events import cancellation_feedback
 from app.imports.stripe_signature import verify_stripe_signature
 from app.services.feedback_items import FeedbackItems
+from app.services.projects import ProjectScoped
+from tenants.scope import OrgScope, operator_scope
 
 RECEIVER_PATH = "/api/v1/integrations/stripe/{integration_id}"
 IMPORTER = "Stripe import"
@@ -29,12 +31,11 @@ def webhook_url(base_url: str, integration: StripeIntegration) -> str:
     return base_url + RECEIVER_PATH.format(integration_id=integration.id)
 
 
-class StripeIntegrations:
-    """The Stripe integration of one project, already checked to belong to the caller."""
+class StripeIntegrations(ProjectScoped):
+    """The Stripe integration of one project."""
 
-    def __init__(self, session: AsyncSession, project: Project, box: SecretBox) -> None:
-        self.session = session
-        self.project = project
+    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox) -> None:
+        super().__init__(session, scope, project)
         self.box = box
 
     async def find(self) -> StripeIntegration | None:
@@ -81,7 +82,7 @@ async def receive_stripe_event(
     project = await session.get_one(Project, integration.project_id)
     if not await claim(session, project.id, FeedbackSource.STRIPE, feedback.event_id):
         return False
-    await FeedbackItems(session, project, IMPORTER).create(
+    await FeedbackItems(session, operator_scope(project.org_id, IMPORTER), project).create(
         message=feedback.message,
         source=FeedbackSource.STRIPE,
         submitted_by=feedback.submitted_by,

@@ -26,8 +26,8 @@ from app.services.feedback_items import FeedbackItems
 from app.state import ingest_of
 from app.strict_body import strict_body
 from app.webhooks.subscriptions import remember_subscriptions
+from tenants.scope import widget_scope
 
-WIDGET_ACTOR = "widget"
 ERRORS = error_responses(400, 403, 404, 413, 429)
 
 
@@ -70,7 +70,7 @@ class PublicSubmitController(Controller):
         if data.website:  # the honeypot: answered like a success so the bot learns nothing
             return StoredReceipt()
         remember_subscriptions(db_session, project.org_id, project.webhooks)
-        await FeedbackItems(db_session, project.as_project(), WIDGET_ACTOR).create(
+        await FeedbackItems(db_session, widget_scope(project.org_id), project.as_project()).create(
             message=data.message,
             type=data.type,
             source=FeedbackSource.WIDGET,
@@ -93,7 +93,7 @@ class PublicSubmitController(Controller):
         if data.website:
             return StoredReceipt()
         remember_subscriptions(db_session, project.org_id, project.webhooks)
-        await ContactMessages(db_session, project.as_project()).create(
+        await ContactMessages(db_session, widget_scope(project.org_id), project.as_project()).create(
             name=data.name,
             email=data.email,
             message=data.message,

@@ -5,19 +5,15 @@ from __future__ import annotations
 from uuid import UUID
 
 from sqlalchemy import ColumnElement, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ContactMessage, Project
+from app.db.models import ContactMessage
 from app.errors import NotFound
 from app.notifications.events import queue_notification
+from app.services.projects import ProjectScoped
 from app.webhooks.events import contact_message_created, record_events
 
 
-class ContactMessages:
-    def __init__(self, session: AsyncSession, project: Project) -> None:
-        self.session = session
-        self.project = project
-
+class ContactMessages(ProjectScoped):
     async def create(
         self,
         *,

@@ -21,11 +21,11 @@ from app.db.models import (
     FeedbackSource,
     FeedbackStatus,
     FeedbackType,
-    Project,
 )
 from app.errors import NotFound
 from app.notifications.events import queue_notification
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
+from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
 
@@ -86,12 +86,7 @@ class FeedbackChanges(TypedDict, total=False):
 EDITABLE_FIELDS: tuple[str, ...] = ("message", "type", "status", "resolution_note", "archived")
 
 
-class FeedbackItems:
-    def __init__(self, session: AsyncSession, project: Project, actor: str) -> None:
-        self.session = session
-        self.project = project
-        self.actor = actor
-
+class FeedbackItems(ProjectScoped):
     async def create(
         self,
         *,
@@ -233,7 +228,7 @@ class FeedbackItems:
                     field=field,
                     from_value=stored_value(before),
                     to_value=stored_value(after),
-                    changed_by=self.actor,
+                    changed_by=self.scope.actor,
                     created_at=now,
                     updated_at=now,
                 )

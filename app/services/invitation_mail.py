@@ -13,6 +13,7 @@ from app.config import Settings
 from app.mail import Mail, queue_mail
 from tenants.accounts import find_user
 from tenants.invitations import Invitations, IssuedInvitation
+from tenants.scope import OrgScope
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,8 @@ class Inviter:
     user_id: UUID
     email: str
     language: str
-    org_id: UUID
+    scope: OrgScope
+    """The inviting owner's scope: the invitation is made in its organization."""
     org_name: str
 
 
@@ -28,7 +30,7 @@ async def invite(
     session: AsyncSession, settings: Settings, inviter: Inviter, *, email: str, role: str
 ) -> IssuedInvitation:
     """A new invitation, mailed. Commits."""
-    issued = Invitations(session, inviter.org_id).issue(email=email, role=role, created_by=inviter.user_id)
+    issued = Invitations(session, inviter.scope).issue(email=email, role=role, created_by=inviter.user_id)
     await _mail(session, settings, inviter, issued)
     return issued
 
@@ -37,7 +39,7 @@ async def invite_again(
     session: AsyncSession, settings: Settings, inviter: Inviter, invitation_id: UUID
 ) -> IssuedInvitation:
     """A new link for a pending (or expired) invitation, mailed; the old link stops working. Commits."""
-    issued = await Invitations(session, inviter.org_id).renew(invitation_id)
+    issued = await Invitations(session, inviter.scope).renew(invitation_id)
     await _mail(session, settings, inviter, issued)
     return issued
 

@@ -1,18 +1,19 @@
 """Projects of one organization. This is the only way the code reaches a project, so every
-project-scoped service starts from a project that this class has checked belongs to the scope."""
+project-scoped service starts from a project that this class found in the scope's organization."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
 from msgspec import UNSET, UnsetType
-from sqlalchemy import false, func, or_, select
+from sqlalchemy import exists, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackCounter, Project
 from app.errors import Forbidden, InvalidRequest, NotFound
 from app.services.origins import normalize_origins
-from tenants.scope import OrgScope
+from tenants.permissions import require
+from tenants.scope import Access, OrgScope
 
 
 def parse_uuid(value: str, field: str) -> UUID:
@@ -63,16 +64,16 @@ class Projects:
         return list(result)
 
     async def get(self, ref: str) -> Project:
-        """The project whose id or key is `ref`: 404 when none, 403 when another organization's."""
+        """The project whose id or key is `ref`, looked up in the scope's organization: 404 when there is
+        none anywhere, 403 when it is another organization's."""
         ident = parse_uuid(ref, "project_id")
-        project = await self.session.scalar(
-            select(Project).where(or_(Project.id == ident, Project.key == ident))
-        )
-        if project is None:
-            raise NotFound("no project with this id or key")
-        if project.org_id != self.scope.org_id:
+        named = or_(Project.id == ident, Project.key == ident)
+        project = await self.session.scalar(select(Project).where(Project.org_id == self.scope.org_id, named))
+        if project is not None:
+            return project
+        if await self.session.scalar(select(exists().where(named))):
             raise Forbidden("this project belongs to another organization")
-        return project
+        raise NotFound("no project with this id or key")
 
     async def feedback_counts(self, projects: list[Project]) -> dict[UUID, int]:
         """Non-archived feedback items per project, from the counters."""
@@ -91,7 +92,7 @@ class Projects:
     async def create(
         self, *, name: str, description: str = "", allowed_origins: list[str] | None = None
     ) -> Project:
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         project = Project(
             org_id=self.scope.org_id,
             name=check_name(name),
@@ -112,7 +113,7 @@ class Projects:
         retention_days: int | UnsetType | None = UNSET,
     ) -> Project:
         """Changes what is given; `retention_days=None` keeps data forever."""
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         self._require_own(project)
         if retention_days is not UNSET:
             project.retention_days = check_retention_days(retention_days)  # type: ignore[arg-type]
@@ -126,7 +127,7 @@ class Projects:
         return project
 
     async def delete(self, project: Project) -> None:
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         self._require_own(project)
         await self.session.delete(project)
         await self.session.commit()
@@ -135,6 +136,14 @@ class Projects:
         if project.org_id != self.scope.org_id:
             raise Forbidden("this project belongs to another organization")
 
-    def _require_write(self) -> None:
-        if not self.scope.can_write:
-            raise Forbidden("this scope may only read")
+
+class ProjectScoped:
+    """Base of the services of one project. They take the request's scope, like every organization
+    service, and the project `Projects` found for it; a project of another organization is refused."""
+
+    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project) -> None:
+        if project.org_id != scope.org_id:
+            raise Forbidden("this project belongs to another organization")
+        self.session = session
+        self.scope = scope
+        self.project = project

@@ -6,20 +6,15 @@ from datetime import datetime
 from uuid import UUID
 
 from sqlalchemy import ColumnElement, false, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Project, Rating, RatingType
+from app.db.models import Rating, RatingType
 from app.errors import NotFound
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
-from app.services.projects import parse_uuid
+from app.services.projects import ProjectScoped, parse_uuid
 from app.services.rating_stats import counted_total
 
 
-class Ratings:
-    def __init__(self, session: AsyncSession, project: Project) -> None:
-        self.session = session
-        self.project = project
-
+class Ratings(ProjectScoped):
     async def create(self, item: RatingInput) -> NewRating:
         """Store one rating with its counters and commit before returning."""
         [rating] = await add_ratings(self.session, [(self.project.id, item)])

@@ -12,12 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.models import OutboxJob, Project, WebhookDelivery, WebhookEndpoint, WebhookFormat
-from app.errors import Forbidden, InvalidRequest, NotFound
+from app.errors import InvalidRequest, NotFound
 from app.services.projects import parse_uuid
 from app.webhooks.events import EVENT_TYPES, TEST_EVENT, Event, queue_delivery
 from app.webhooks.signing import new_secret
 from app.webhooks.urls import checked_url
-from tenants.scope import OrgScope
+from tenants.permissions import require
+from tenants.scope import Access, OrgScope
 
 MAX_DESCRIPTION = 500
 
@@ -57,7 +58,7 @@ class WebhookEndpoints:
         format: str = WebhookFormat.STANDARD,
     ) -> WebhookEndpoint:
         """A new enabled endpoint with a new secret (read it from the returned row, this once)."""
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         endpoint = WebhookEndpoint(
             org_id=self.scope.org_id,
             url=await checked_url(url, self.settings),
@@ -74,7 +75,7 @@ class WebhookEndpoints:
 
     async def update(self, endpoint: WebhookEndpoint, changes: dict[str, Any]) -> WebhookEndpoint:
         """Change any of url, events, project_ids, description, format, enabled; all checked first."""
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         checked: dict[str, Any] = {}
         if "url" in changes:
             checked["url"] = await checked_url(changes["url"], self.settings)
@@ -95,7 +96,7 @@ class WebhookEndpoints:
 
     async def delete(self, endpoint: WebhookEndpoint) -> None:
         """The endpoint, its deliveries and their queued work."""
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         await self.session.execute(
             delete(OutboxJob).where(
                 OutboxJob.id.in_(select(WebhookDelivery.id).where(WebhookDelivery.endpoint_id == endpoint.id))
@@ -106,7 +107,7 @@ class WebhookEndpoints:
 
     async def send_test(self, endpoint: WebhookEndpoint) -> WebhookDelivery:
         """Queue a webhook.test event for this endpoint alone, whatever events it subscribes to."""
-        self._require_write()
+        require(self.scope, Access.ADMIN)
         event = Event(TEST_EVENT, {"webhook_id": str(endpoint.id), "message": "A test event from Hearken."})
         delivery = queue_delivery(self.session, endpoint.id, TEST_EVENT, event.body())
         await self.session.commit()
@@ -125,10 +126,6 @@ class WebhookEndpoints:
         if unknown:
             raise InvalidRequest("project_ids", f"no project with id {unknown[0]} in this organization")
         return [str(ident) for ident in wanted]
-
-    def _require_write(self) -> None:
-        if not self.scope.can_write:
-            raise Forbidden("this scope may only read")
 
 
 def checked_events(events: Sequence[str]) -> list[str]:

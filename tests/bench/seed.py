@@ -17,7 +17,7 @@ from app.services.projects import Projects
 from app.timestamps import utc_now
 from tenants.access_tokens import AccessTokens
 from tenants.models import Organization
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 
 ORIGIN = "https://bench.example"
 
@@ -28,8 +28,8 @@ async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> tuple[str, 
         org = Organization(name="Bench")
         session.add(org)
         await session.commit()
-        token = (await AccessTokens(session, org.id).create(label="bench")).token
-        projects = Projects(session, OrgScope(org_id=org.id, actor="bench", can_write=True))
+        token = (await AccessTokens(session, operator_scope(org.id)).create(label="bench")).token
+        projects = Projects(session, operator_scope(org.id, "bench"))
         made = [
             await projects.create(name=name, allowed_origins=[ORIGIN]) for name in ("small", "large", "inbox")
         ]

@@ -22,7 +22,7 @@ from app.db.config import build_db_config
 from app.db.models import JobStatus, OutboxJob
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import WEBHOOK_JOB
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests import databases
 from tests.bench import seed
 from tests.bench.load import post_script, wrk
@@ -43,7 +43,7 @@ async def _subscribe(session_maker: async_sessionmaker[AsyncSession], settings: 
     """A second organization with a project and one endpoint for every event; returns the project."""
     _, (project, *_) = await seed.tenant(session_maker)
     async with session_maker() as session:
-        scope = OrgScope(org_id=project.org_id, actor="bench", can_write=True)
+        scope = operator_scope(project.org_id, "bench")
         await WebhookEndpoints(session, scope, settings).create(url=url)
     return project
 

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tenants.access_tokens import AccessTokens
 from tenants.models import AccessToken
+from tenants.scope import operator_scope
 from tenants.token_format import token_digest
 from tests.factories import Tenant
 
@@ -34,7 +35,7 @@ async def test_revoked_token_is_refused_on_the_next_request(
 ) -> None:
     assert (await client.get("/api/v1/projects", headers=tenant.headers)).status_code == 200
     async with session_maker() as session:
-        tokens = AccessTokens(session, tenant.org_id)
+        tokens = AccessTokens(session, operator_scope(tenant.org_id))
         record = next(t for t in await tokens.list() if t.label == "write")
         await tokens.revoke(record.id)
     response = await client.get("/api/v1/projects", headers=tenant.headers)
@@ -45,7 +46,7 @@ async def test_deleted_token_is_refused(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        tokens = AccessTokens(session, tenant.org_id)
+        tokens = AccessTokens(session, operator_scope(tenant.org_id))
         record = next(t for t in await tokens.list() if t.label == "read")
         await tokens.delete(record.id)
     assert (await client.get("/api/v1/projects", headers=tenant.read_headers)).status_code == 401
@@ -56,7 +57,7 @@ async def test_use_records_last_used_and_stores_only_a_digest(
 ) -> None:
     await client.get("/api/v1/projects", headers=tenant.headers)
     async with session_maker() as session:
-        tokens = await AccessTokens(session, tenant.org_id).list()
+        tokens = await AccessTokens(session, operator_scope(tenant.org_id)).list()
     used = next(t for t in tokens if t.label == "write")
     assert used.last_used_at is not None
     assert used.token_digest == token_digest(tenant.token)

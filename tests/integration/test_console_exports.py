@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -33,7 +34,7 @@ async def test_feedback_downloads_carry_the_filters(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        items = FeedbackItems(session, tenant.project, "tests")
+        items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
         await items.create(message="=1+1 broken", type="Bug", source="Widget")
         await items.create(message="Nice", type="Praise", source="Widget")
     await signed_in(console, tenant, session_maker)
@@ -53,10 +54,10 @@ async def test_ratings_and_contact_downloads(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        await ContactMessages(session, tenant.project).create(
+        await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="ada@example.org", message="Hi there"
         )
-        await ContactMessages(session, tenant.project).create(
+        await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Bob", email="bob@example.org", message="Hello"
         )
     await signed_in(console, tenant, session_maker)

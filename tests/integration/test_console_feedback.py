@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import FeedbackItem
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -18,7 +19,7 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 async def seed(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) -> list[FeedbackItem]:
     async with session_maker() as session:
-        items = FeedbackItems(session, tenant.project, "tests")
+        items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
         return [
             await items.create(
                 message="The search box is broken", type="Bug", source="Widget", path="/search"
@@ -141,7 +142,7 @@ async def test_contact_messages_list_detail_archive(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        messages = ContactMessages(session, tenant.project)
+        messages = ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project)
         record = await messages.create(
             name="Ann", email="ann@x.example", message="Call me " + HOSTILE, subject="Hi"
         )
@@ -165,7 +166,7 @@ async def test_a_stored_email_with_query_characters_cannot_prefill_a_mail(
     """Addresses stored before the strict rule keep rendering, but the mailto link names one recipient."""
     hostile = "help@victim.example?bcc=attacker%40evil.test&body=Hi"
     async with session_maker() as session:
-        record = await ContactMessages(session, tenant.project).create(
+        record = await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Eve", email=hostile, message="Hello there"
         )
     await member_console(console, tenant, session_maker)

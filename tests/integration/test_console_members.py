@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tenants.members import Members
 from tenants.models import User
+from tenants.scope import operator_scope
 from tests.console_helpers import PASSWORD, Console, add_user, concurrent_clients, errors_in
 from tests.factories import Tenant
 
@@ -142,7 +143,8 @@ async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
     second = await add_user(session_maker, tenant.org_id, "second@org-a.example", "owner")
     async with session_maker() as session:
         by_user = {
-            member.user_id: member.membership_id for member in await Members(session, tenant.org_id).list()
+            member.user_id: member.membership_id
+            for member in await Members(session, operator_scope(tenant.org_id)).list()
         }
     async with concurrent_clients(app, 2) as (first_client, second_client):
         console, other = Console(first_client), Console(second_client)
@@ -154,8 +156,10 @@ async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
                 other.post(f"/members/{by_user[owner.id]}/role", {"role": "admin"}),
             )
             async with session_maker() as session:
-                roles = [member.role for member in await Members(session, tenant.org_id).list()]
+                roles = [
+                    member.role for member in await Members(session, operator_scope(tenant.org_id)).list()
+                ]
                 assert roles.count("owner") == 1, (statuses, roles)
                 for membership_id in by_user.values():  # both owners again for the next round
-                    await Members(session, tenant.org_id).change_role(membership_id, "owner")
+                    await Members(session, operator_scope(tenant.org_id)).change_role(membership_id, "owner")
             assert sorted(response.status_code for response in statuses) == [200, 400]

@@ -10,6 +10,7 @@ from app.db.models import Project
 from tenants.access_tokens import AccessTokens
 from tenants.members import Members
 from tenants.models import User
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -47,8 +48,11 @@ async def test_a_member_reads_everything_but_cannot_do_an_admins_work(
     assert (await console.get("/projects/new")).status_code == 403
     assert await project_names(session_maker, tenant) == ["Org A docs"]
     async with session_maker() as session:
-        assert [t.label for t in await AccessTokens(session, tenant.org_id).list()] == ["read", "write"]
-        assert len(await Members(session, tenant.org_id).list()) == 1
+        assert [t.label for t in await AccessTokens(session, operator_scope(tenant.org_id)).list()] == [
+            "read",
+            "write",
+        ]
+        assert len(await Members(session, operator_scope(tenant.org_id)).list()) == 1
 
 
 async def test_an_admin_manages_projects_and_tokens_but_not_members(
@@ -101,8 +105,8 @@ async def test_another_organizations_tokens_and_members_are_not_found(
 ) -> None:
     other_owner = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
     async with session_maker() as session:
-        tokens = await AccessTokens(session, other_tenant.org_id).list()
-        membership = (await Members(session, other_tenant.org_id).list())[0]
+        tokens = await AccessTokens(session, operator_scope(other_tenant.org_id)).list()
+        membership = (await Members(session, operator_scope(other_tenant.org_id)).list())[0]
     await console.login(owner.email)
     await console.get("/projects")
     for token in tokens:
@@ -113,5 +117,9 @@ async def test_another_organizations_tokens_and_members_are_not_found(
     ).status_code == 404
     assert (await console.post(f"/members/{membership.membership_id}/remove")).status_code == 404
     async with session_maker() as session:
-        assert all(t.is_active for t in await AccessTokens(session, other_tenant.org_id).list())
-        assert [m.email for m in await Members(session, other_tenant.org_id).list()] == [other_owner.email]
+        assert all(
+            t.is_active for t in await AccessTokens(session, operator_scope(other_tenant.org_id)).list()
+        )
+        assert [m.email for m in await Members(session, operator_scope(other_tenant.org_id)).list()] == [
+            other_owner.email
+        ]

@@ -12,6 +12,7 @@ from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from tenants.models import User
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
 
@@ -26,8 +27,10 @@ async def test_project_list_shows_feedback_rating_and_contact_counts(
     console: Console, owner: User, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        await FeedbackItems(session, tenant.project, "tests").create(message="Broken link")
-        await ContactMessages(session, tenant.project).create(
+        await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
+            message="Broken link"
+        )
+        await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ann", email="ann@x.example", message="Hello"
         )
         await add_ratings(

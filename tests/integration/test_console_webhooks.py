@@ -13,7 +13,7 @@ from standardwebhooks import Webhook
 from app.config import Settings
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.models import User
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user, errors_in
 from tests.factories import Tenant
 from tests.receivers import Script, receiver
@@ -115,7 +115,7 @@ async def test_members_read_and_cannot_change(
 ) -> None:
     member = await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
     async with session_maker() as session:
-        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+        scope = operator_scope(tenant.org_id, "tests")
         endpoint = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/in")
     await console.login(member.email)
     page = (await console.get("/webhooks")).text
@@ -135,7 +135,7 @@ async def test_bad_urls_show_beside_the_field_and_other_orgs_are_not_found(
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
     async with session_maker() as session:
-        scope = OrgScope(org_id=other_tenant.org_id, actor="tests", can_write=True)
+        scope = operator_scope(other_tenant.org_id, "tests")
         theirs = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/theirs")
     await console.login(owner.email)
     bad = await console.post("/webhooks", {"url": "ftp://example.org/x", "description": "kept"})

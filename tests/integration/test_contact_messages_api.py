@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage
 from app.services.contact_messages import ContactMessages
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 
 
@@ -22,7 +23,9 @@ async def store(
 ) -> ContactMessage:
     values = {"name": "Ada", "email": "ada@example.org", "message": "Hello there", **fields}
     async with session_maker() as session:
-        return await ContactMessages(session, tenant.project).create(**values)
+        return await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
+            **values
+        )
 
 
 async def listed_ids(client: AsyncTestClient, tenant: Tenant, query: str = "") -> list[str]:

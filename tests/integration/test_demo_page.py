@@ -17,6 +17,7 @@ from app.db.models import Project
 from app.demo.demo_project import DEMO_PROJECT_KEY, find_demo_project
 from app.main import create_app
 from app.services.contact_messages import ContactMessages
+from tenants.scope import operator_scope
 
 
 async def set_up(client: AsyncTestClient[Litestar]) -> None:
@@ -74,7 +75,7 @@ async def test_the_demo_lists_only_what_this_visitor_sent(
     async with session_maker() as session:
         project = await find_demo_project(session)
         assert project is not None
-        contact = ContactMessages(session, project)
+        contact = ContactMessages(session, operator_scope(project.org_id), project)
         await contact.create(name="Stranger", email="stranger@else.example", message="Hi", version="demo-1")
         await contact.create(name="Me Myself", email="me@here.example", message="Hi", version=marker[1])
     listed = (await client.get("/demo")).text

@@ -17,6 +17,7 @@ from app.ingest import RatingInput, add_ratings, archive_rating
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.timestamps import utc_now
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.counter_recount import assert_counters_match_rows
 from tests.factories import Tenant, add_project
@@ -51,14 +52,14 @@ async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project
             for rating in stored[:2]:
                 await archive_rating(session, rating)
         await session.commit()
-        feedback = FeedbackItems(session, project, "tests")
+        feedback = FeedbackItems(session, operator_scope(project.org_id, "tests"), project)
         for n in range(12):
             item = await feedback.create(
                 message=f"note {n}", type=rng.choice(("Bug", "Praise")), submitted_by=rng.choice(PEOPLE)
             )
             if n % 3 == 0:
                 await feedback.update(item, {"status": "Closed", "archived": n % 2 == 0})
-        messages = ContactMessages(session, project)
+        messages = ContactMessages(session, operator_scope(project.org_id), project)
         for email in ("ada@example.org", "ADA@Example.org", "bob@example.org"):
             await messages.create(name="Someone", email=email, message="Hello there")
 
@@ -188,7 +189,9 @@ async def test_console_privacy_page_previews_then_erases(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        await FeedbackItems(session, tenant.project, "tests").create(message="mine", submitted_by="visitor_9")
+        await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
+            message="mine", submitted_by="visitor_9"
+        )
         await add_ratings(
             session,
             [(tenant.project.id, RatingInput(rating_type="helpful", value=1, submitted_by="visitor_9"))],

@@ -18,6 +18,7 @@ from app.db.models import ContactMessage
 from app.exports import CONTACT_MESSAGES
 from app.exports.response import export_chunks
 from app.services.contact_messages import ContactMessages
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 
 TRICKY = [
@@ -181,7 +182,7 @@ async def test_contact_export_matches_the_list_and_defuses_formulas(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        service = ContactMessages(session, tenant.project)
+        service = ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project)
         for n, text in enumerate(TRICKY):
             await service.create(name=text[:200], email=f"p{n}@example.org", message=f"About: {text}")
     for query in ("", "?search=ñandú"):

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import FeedbackSource
 from app.services.feedback_items import FeedbackItems
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 
 UNKNOWN_ID = "0190b2b4-0000-7000-8000-000000000000"
@@ -184,9 +185,9 @@ async def test_filters_by_status_type_path_and_source(
     bug = await create(client, tenant, type="Bug", status="Active", path="/pricing")
     idea = await create(client, tenant, type="Feature", path="/docs")
     async with session_maker() as session:
-        imported = await FeedbackItems(session, tenant.project, "import").create(
-            message="Cancelled: too expensive", source=FeedbackSource.STRIPE
-        )
+        imported = await FeedbackItems(
+            session, operator_scope(tenant.project.org_id, "import"), tenant.project
+        ).create(message="Cancelled: too expensive", source=FeedbackSource.STRIPE)
     assert [i["id"] for i in await listed(client, tenant, "?status=Active")] == [bug["id"]]
     assert [i["id"] for i in await listed(client, tenant, "?type=Feature")] == [idea["id"]]
     assert [i["id"] for i in await listed(client, tenant, "?path=/pricing")] == [bug["id"]]

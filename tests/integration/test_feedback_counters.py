@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
 from app.services.feedback_items import FeedbackFilter, FeedbackItems
 from app.services.projects import Projects
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope, token_scope
 from tests.factories import Tenant
 
 
@@ -22,8 +22,10 @@ async def test_counted_totals_equal_recounts(
     rng = random.Random(5)
     statuses, types = list(FeedbackStatus), list(FeedbackType)
     async with session_maker() as session:
-        items = FeedbackItems(session, tenant.project, actor="tests")
-        others = FeedbackItems(session, other_tenant.project, actor="tests")
+        items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
+        others = FeedbackItems(
+            session, operator_scope(other_tenant.project.org_id, "tests"), other_tenant.project
+        )
         created = []
         for index in range(60):
             created.append(
@@ -58,7 +60,7 @@ async def test_counted_totals_equal_recounts(
             )
             assert total == recount, where
 
-        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=False)
+        scope = token_scope(tenant.org_id, "tests", can_write=False)
         counts = await Projects(session, scope).feedback_counts([tenant.project])
         live = await session.scalar(
             select(func.count())

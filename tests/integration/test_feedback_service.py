@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services.feedback_items import FeedbackFilter, FeedbackItems
+from tenants.scope import operator_scope
 from tests.factories import Tenant, add_project
 
 
@@ -13,10 +14,14 @@ async def test_bulk_change_records_history_per_item_and_skips_other_projects(
 ) -> None:
     sibling = await add_project(session_maker, tenant, name="Sibling")
     async with session_maker() as session:
-        inbox = FeedbackItems(session, tenant.project, "owner@example.org")
+        inbox = FeedbackItems(
+            session, operator_scope(tenant.project.org_id, "owner@example.org"), tenant.project
+        )
         first = await inbox.create(message="one")
         second = await inbox.create(message="two", status="Active")
-        elsewhere = await FeedbackItems(session, sibling, "owner@example.org").create(message="three")
+        elsewhere = await FeedbackItems(
+            session, operator_scope(sibling.org_id, "owner@example.org"), sibling
+        ).create(message="three")
         changed = await inbox.update_many([first.id, second.id, elsewhere.id], {"status": "Active"})
         assert [item.id for item in changed] == [first.id, second.id]
         assert [(c.field, c.from_value, c.to_value) for c in await inbox.history(first)] == [
@@ -24,7 +29,9 @@ async def test_bulk_change_records_history_per_item_and_skips_other_projects(
         ]
         assert await inbox.history(second) == []
     async with session_maker() as session:
-        untouched = await FeedbackItems(session, sibling, "x").get(elsewhere.id)
+        untouched = await FeedbackItems(session, operator_scope(sibling.org_id, "x"), sibling).get(
+            elsewhere.id
+        )
         assert untouched.status == "New"
 
 
@@ -32,7 +39,9 @@ async def test_one_filter_serves_list_and_query(
     session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
 ) -> None:
     async with session_maker() as session:
-        inbox = FeedbackItems(session, tenant.project, "owner@example.org")
+        inbox = FeedbackItems(
+            session, operator_scope(tenant.project.org_id, "owner@example.org"), tenant.project
+        )
         bug = await inbox.create(message="Broken link", type="Bug")
         await inbox.create(message="Nice", type="Praise")
         archived_bug = await inbox.create(message="Old broken thing", type="Bug")

@@ -23,7 +23,7 @@ from app.db.cache_generation import cache_generation
 from app.main import create_app
 from app.services.projects import Projects
 from tenants.models import User
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests.console_helpers import CSRF_FIELD, PASSWORD, Console, concurrent_clients, use_memory_stores
 from tests.factories import Tenant
 from tests.integration.public.servers import running_server, server_env
@@ -132,7 +132,7 @@ async def test_a_signup_leaves_the_workers_caches_alone(
     assert created.status_code == 303
     assert await generation.current() == before
     async with session_maker() as session:  # a change the caches do hold still moves it
-        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+        scope = operator_scope(tenant.org_id, "tests")
         await Projects(session, scope).create(name="Another")
     assert await generation.current() != before
 

@@ -20,6 +20,7 @@ from app.notifications.digest import send_digests
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from tenants.models import User
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 from tests.mail_server import Inbox, smtp_server, text_of
@@ -43,7 +44,9 @@ def settings(database_url: str, inbox: Inbox) -> Settings:
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:
     async with session_maker() as session:
-        await FeedbackItems(session, tenant.project, "tests").create(message=message, type="bug")
+        await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
+            message=message, type="bug"
+        )
 
 
 async def choose(console: Console, tenant: Tenant, feedback: str, contact: str) -> None:
@@ -79,7 +82,7 @@ async def test_owners_hear_of_every_item_by_default_and_members_choose(
     assert sorted(r[0] for r in inbox.recipients[1:]) == ["member@org-a.example", owner.email]
 
     async with session_maker() as session:
-        await ContactMessages(session, tenant.project).create(
+        await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="ada@x.example", message="Hi there"
         )
     contact = (await inbox.wait_for(4))[3]
@@ -106,7 +109,7 @@ async def test_one_click_unsubscribe_needs_no_session(
         assert (await client.post(path[:-3] + "xyz")).status_code == 404
         await add_feedback(session_maker, tenant, "Second")
         async with session_maker() as session:
-            await ContactMessages(session, tenant.project).create(
+            await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
                 name="Bo", email="bo@x.example", message="Still here"
             )
         second = (await inbox.wait_for(2))[1]

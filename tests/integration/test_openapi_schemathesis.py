@@ -25,7 +25,7 @@ from app.main import create_app
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests import databases
 from tests.factories import Tenant, make_tenant
 
@@ -38,13 +38,13 @@ async def _seed(settings: Settings) -> tuple[Tenant, dict[str, str]]:
     try:
         tenant = await make_tenant(config.create_session_maker(), name="Schemathesis")
         async with config.create_session_maker()() as session:
-            items = FeedbackItems(session, tenant.project, "tests")
+            items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
             item = await items.create(message="Seed", path="/seed")
             await items.update(item, {"status": "Active", "resolution_note": "Seeded", "archived": True})
-            message = await ContactMessages(session, tenant.project).create(
-                name="Seed", email="seed@example.org", message="Seeded message"
-            )
-            scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+            message = await ContactMessages(
+                session, operator_scope(tenant.project.org_id), tenant.project
+            ).create(name="Seed", email="seed@example.org", message="Seeded message")
+            scope = operator_scope(tenant.org_id, "tests")
             webhooks = WebhookEndpoints(session, scope, settings)
             webhook = await webhooks.create(url="http://127.0.0.1:9/seed")
             delivery = await webhooks.send_test(webhook)

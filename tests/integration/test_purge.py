@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.counter_recount import assert_counters_match_rows
 from tests.factories import Tenant
@@ -61,7 +62,7 @@ async def test_contact_message_purge(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        record = await ContactMessages(session, tenant.project).create(
+        record = await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="a@example.org", message="Hello"
         )
     archived = await client.delete(url(tenant, f"/contact-messages/{record.id}"), headers=tenant.headers)
@@ -81,8 +82,10 @@ async def test_console_delete_permanently_is_for_admins(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     async with session_maker() as session:
-        item = await FeedbackItems(session, tenant.project, "tests").create(message="Remove me")
-        record = await ContactMessages(session, tenant.project).create(
+        item = await FeedbackItems(
+            session, operator_scope(tenant.project.org_id, "tests"), tenant.project
+        ).create(message="Remove me")
+        record = await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Bo", email="b@example.org", message="Hi there"
         )
     feedback_page = f"/projects/{tenant.project_id}/feedback/{item.id}"

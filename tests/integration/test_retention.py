@@ -16,6 +16,7 @@ from app.ingest import RatingInput, add_ratings, archive_rating
 from app.services.feedback_items import FeedbackItems
 from app.services.retention import run_due_retention
 from app.timestamps import utc_now
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.counter_recount import assert_counters_match_rows
 from tests.factories import Tenant, add_project
@@ -46,7 +47,7 @@ async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project
                 for _ in range(2)
             )
         await session.commit()
-        feedback = FeedbackItems(session, project, "tests")
+        feedback = FeedbackItems(session, operator_scope(project.org_id, "tests"), project)
         for days in DAYS_AGO:
             for n in range(3):
                 item = await feedback.create(

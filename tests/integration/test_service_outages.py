@@ -18,6 +18,7 @@ from app.db.cache_generation import RedisGeneration
 from app.ingest.budgets import Hit, RedisCounters
 from app.main import create_app
 from tenants.access_tokens import AccessTokens
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.integration.public.conftest import ALLOWED, valid_bodies
 from tests.server_processes import free_port
@@ -63,7 +64,7 @@ async def test_a_process_that_lost_redis_trusts_no_cache(
         path = f"/api/v1/projects/{tenant.project_id}"
         assert (await client.get(path, headers=tenant.read_headers)).status_code == 200
         async with session_maker() as session:
-            tokens = AccessTokens(session, tenant.org_id)
+            tokens = AccessTokens(session, operator_scope(tenant.org_id))
             read = next(token for token in await tokens.list() if token.label == "read")
             await tokens.revoke(read.id)
         assert (await client.get(path, headers=tenant.read_headers)).status_code == 401

@@ -26,7 +26,7 @@ from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests.console_helpers import Console
 from tests.factories import Tenant
 
@@ -135,8 +135,10 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
     A new kind of id in a project route makes the test below fail until it is added here.
     """
     async with session_maker() as session:
-        feedback = await FeedbackItems(session, owner.project, "tests").create(message="B's feedback")
-        message = await ContactMessages(session, owner.project).create(
+        feedback = await FeedbackItems(
+            session, operator_scope(owner.project.org_id, "tests"), owner.project
+        ).create(message="B's feedback")
+        message = await ContactMessages(session, operator_scope(owner.project.org_id), owner.project).create(
             name="B", email="b@example.org", message="B's message"
         )
         body = HelpfulRatingBody(value=True, path="/b")
@@ -187,7 +189,7 @@ async def foreign_org_resources(
     A new kind of id in an organization route makes the test below fail until it is added here.
     """
     async with session_maker() as session:
-        scope = OrgScope(org_id=owner.org_id, actor="tests", can_write=True)
+        scope = operator_scope(owner.org_id, "tests")
         webhooks = WebhookEndpoints(session, scope, settings)
         webhook = await webhooks.create(url="http://127.0.0.1:9/never")
         delivery = await webhooks.send_test(webhook)

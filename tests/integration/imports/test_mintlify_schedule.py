@@ -20,6 +20,7 @@ from app.imports.mintlify_integrations import MintlifyIntegrations
 from app.imports.mintlify_schedule import claim_due_imports, run_due_imports
 from app.imports.secret_box import secret_box
 from app.timestamps import utc_now
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.fake_mintlify import FakeMintlify, Refusal, running
 from tests.integration.public.servers import ROOT, _hearken, server_env
@@ -40,7 +41,7 @@ async def due_integration(
 ) -> None:
     async with session_maker() as session:
         integration = await MintlifyIntegrations(
-            session, tenant.project, secret_box(SECRET_KEY), settings
+            session, operator_scope(tenant.org_id), tenant.project, secret_box(SECRET_KEY), settings
         ).enable("proj_docs", API_KEY)
         await session.execute(
             update(MintlifyIntegration)

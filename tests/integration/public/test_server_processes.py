@@ -16,7 +16,7 @@ from app.config import Settings
 from app.db.config import build_db_config
 from app.services.projects import Projects
 from tenants.access_tokens import AccessTokens
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.integration.public.conftest import ALLOWED, valid_bodies
 from tests.integration.public.servers import hearken, running_server, server_env
@@ -133,7 +133,7 @@ def _shared(settings: Settings, generation_env: dict[str, str]) -> Settings:
 async def _token_id(settings: Settings, tenant: Tenant) -> str:
     config = build_db_config(settings)
     async with config.get_session() as session:
-        tokens = await AccessTokens(session, tenant.org_id).list()
+        tokens = await AccessTokens(session, operator_scope(tenant.org_id)).list()
     await config.get_engine().dispose()
     return str(next(t.id for t in tokens if t.label == "write"))
 
@@ -142,6 +142,6 @@ async def _set_origins(settings: Settings, tenant: Tenant, origins: list[str]) -
     config = build_db_config(settings)
     maker: async_sessionmaker[AsyncSession] = config.create_session_maker()  # type: ignore[assignment]
     async with maker() as session:
-        projects = Projects(session, OrgScope(org_id=tenant.org_id, actor="tests", can_write=True))
+        projects = Projects(session, operator_scope(tenant.org_id, "tests"))
         await projects.update(await projects.get(tenant.project_id), allowed_origins=origins)
     await config.get_engine().dispose()

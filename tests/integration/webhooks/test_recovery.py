@@ -22,7 +22,7 @@ from app.services.feedback_items import FeedbackItems
 from app.webhooks.delivery import WebhookSender, webhook_client
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import WEBHOOK_JOB
-from tenants.scope import OrgScope
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.integration.public.servers import running_server, server_env
 from tests.receivers import Receiver, Script, receiver
@@ -32,14 +32,16 @@ async def subscribe(
     session_maker: async_sessionmaker[AsyncSession], settings: Settings, tenant: Tenant, url: str
 ) -> str:
     async with session_maker() as session:
-        scope = OrgScope(org_id=tenant.org_id, actor="tests", can_write=True)
+        scope = operator_scope(tenant.org_id, "tests")
         endpoint = await WebhookEndpoints(session, scope, settings).create(url=url)
         return endpoint.secret
 
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:
     async with session_maker() as session:
-        await FeedbackItems(session, tenant.project, "tests").create(message=message)
+        await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
+            message=message
+        )
 
 
 async def test_work_committed_before_a_crash_is_delivered_after_the_restart(
