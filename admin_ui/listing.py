@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from app.errors import InvalidRequest
 from app.schemas.pagination import Pagination
+from app.services.paging import MAX_PAGE
 
 PAGE_SIZE = 20
 
@@ -27,7 +28,7 @@ def page_number(value: str | None) -> int:
         page = int(value or 1)
     except ValueError:
         raise InvalidRequest("page", "must be a whole number from 1") from None
-    if not 1 <= page <= 1_000_000:
+    if not 1 <= page <= MAX_PAGE:
         raise InvalidRequest("page", "must be a whole number from 1")
     return page
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from advanced_alchemy.repository import SQLAlchemyAsyncRepository
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,14 +14,6 @@ from tenants.models import Membership, Organization, Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH, hash_password
 
 _EMAIL = re.compile(EMAIL_PATTERN)
-
-
-class OrganizationRepository(SQLAlchemyAsyncRepository[Organization]):
-    model_type = Organization
-
-
-class UserRepository(SQLAlchemyAsyncRepository[User]):
-    model_type = User
 
 
 def normalize_email(email: str) -> str:

@@ -17,6 +17,7 @@ from admin_ui.listing import choice
 from admin_ui.rendering import render
 from admin_ui.version_ranges import reason_label, significant_drop, version_ranges
 from app.db.models import Project, RatingType
+from app.db.models.field_rules import PATH_MAX_LENGTH, is_page_path
 from app.errors import InvalidRequest
 from app.schemas.rating_stats import HelpfulVersions
 from app.services.helpful_pages import most_not_helpful
@@ -27,8 +28,8 @@ def rating_path(value: str) -> str | None:
     value = value.strip()
     if not value:
         return None
-    if not value.startswith("/") or len(value) > 2048:
-        raise InvalidRequest("path", "must start with / (at most 2048 characters)")
+    if not is_page_path(value):
+        raise InvalidRequest("path", f"must start with / (at most {PATH_MAX_LENGTH} characters)")
     return value
 
 

@@ -15,6 +15,7 @@ from app.api.paging import Limit, Page
 from app.api.parameters import Purge
 from app.compression import SKIP_COMPRESSION
 from app.db.models import FeedbackSource, Project
+from app.db.models.field_rules import PATH_MAX_LENGTH
 from app.dependencies import provide_feedback_items
 from app.errors import error_responses
 from app.exports import FEEDBACK, ExportFormat, export_response
@@ -46,7 +47,7 @@ async def provide_feedback_filter(
     status: FeedbackStatusName | None = None,
     type: FeedbackTypeName | None = None,
     source: FeedbackSourceName | None = None,
-    path: Annotated[str | None, Parameter(max_length=2048, description="Exact page path.")] = None,
+    path: Annotated[str | None, Parameter(max_length=PATH_MAX_LENGTH, description="Exact page path.")] = None,
     search: Annotated[
         str | None, Parameter(max_length=200, description="Case-insensitive substring of the message.")
     ] = None,

@@ -8,12 +8,13 @@ from typing import Annotated
 from litestar.params import Parameter
 
 from app.db.models import RatingType
+from app.db.models.field_rules import PATH_MAX_LENGTH, PATH_PATTERN
 
 PathFilter = Annotated[
     str | None,
     Parameter(
-        max_length=2048,
-        pattern=r"^/[^\x00-\x1f\x7f]*$",
+        max_length=PATH_MAX_LENGTH,
+        pattern=PATH_PATTERN,
         description="Only this exact page path (starts with /).",
     ),
 ]

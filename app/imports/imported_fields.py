@@ -3,28 +3,24 @@ submitted_by characters, metadata value length): an import never stores what the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-MESSAGE_MAX = 5000
-METADATA_TEXT_MAX = 500
-PATH_PATTERN = re.compile(r"^/[^\x00-\x1f\x7f]{0,2047}$")
-SUBMITTED_BY_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,255}$")
+from app.db.models.field_rules import MESSAGE_MAX_LENGTH, METADATA_TEXT_MAX_LENGTH, is_page_path, is_submitter
 
 
 def message_text(value: object) -> str | None:
     """A non-blank message cut to the longest a feedback item holds, or None."""
     if not isinstance(value, str) or not value.strip():
         return None
-    return value.strip()[:MESSAGE_MAX]
+    return value.strip()[:MESSAGE_MAX_LENGTH]
 
 
 def page_path(value: object) -> str | None:
-    return value if isinstance(value, str) and PATH_PATTERN.match(value) else None
+    return value if isinstance(value, str) and is_page_path(value) else None
 
 
 def submitter(value: object) -> str | None:
-    return value if isinstance(value, str) and SUBMITTED_BY_PATTERN.match(value) else None
+    return value if isinstance(value, str) and is_submitter(value) else None
 
 
 def metadata_of(values: dict[str, Any]) -> dict[str, str | int | float | bool] | None:
@@ -32,7 +28,7 @@ def metadata_of(values: dict[str, Any]) -> dict[str, str | int | float | bool] |
     kept: dict[str, str | int | float | bool] = {}
     for key, value in values.items():
         if isinstance(value, str) and value:
-            kept[key] = value[:METADATA_TEXT_MAX]
+            kept[key] = value[:METADATA_TEXT_MAX_LENGTH]
         elif isinstance(value, bool | int | float):
             kept[key] = value
     return kept or None

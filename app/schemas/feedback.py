@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-from app.db.models import FeedbackChange, FeedbackItem
+from app.db.models import FeedbackChange, FeedbackItem, FeedbackSource
+from app.db.models.field_rules import literal_of
 from app.schemas.feedback_requests import FeedbackStatusName, FeedbackTypeName
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 
-FeedbackSourceName = Literal["Widget", "Manual", "Mintlify", "Stripe"]
+FeedbackSourceName = literal_of(FeedbackSource)
 
 
 class FeedbackOut(msgspec.Struct, omit_defaults=True):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
 
+from app.db.models.feedback_item import FeedbackStatus, FeedbackType
+from app.db.models.field_rules import literal_of
 from app.schemas.fields import (
     FeedbackMessage,
     Honeypot,
@@ -17,8 +19,8 @@ from app.schemas.fields import (
     Version,
 )
 
-FeedbackTypeName = Literal["Bug", "Feature", "Praise", "Question", "Improvement", "Other"]
-FeedbackStatusName = Literal["New", "Active", "Assigned", "Hold", "Closed", "Resolved"]
+FeedbackTypeName = literal_of(FeedbackType)
+FeedbackStatusName = literal_of(FeedbackStatus)
 ResolutionNote = Annotated[str, msgspec.Meta(max_length=5000)]
 
 

@@ -9,33 +9,45 @@ from typing import Annotated
 
 import msgspec
 
+from app.db.models.field_rules import (
+    MESSAGE_MAX_LENGTH,
+    METADATA_TEXT_MAX_LENGTH,
+    PATH_MAX_LENGTH,
+    PATH_PATTERN,
+    SUBMITTED_BY_MAX_LENGTH,
+    SUBMITTED_BY_PATTERN,
+    VERSION_MAX_LENGTH,
+)
+
 Path = Annotated[
     str,
     msgspec.Meta(
-        max_length=2048,
-        pattern=r"^/[^\x00-\x1f\x7f]*$",
-        description="URL path: starts with /, at most 2048 characters, no control characters.",
+        max_length=PATH_MAX_LENGTH,
+        pattern=PATH_PATTERN,
+        description=f"URL path: starts with /, at most {PATH_MAX_LENGTH} characters, no control characters.",
     ),
 ]
-Version = Annotated[str, msgspec.Meta(max_length=100, description="Application or content version.")]
+Version = Annotated[
+    str, msgspec.Meta(max_length=VERSION_MAX_LENGTH, description="Application or content version.")
+]
 SubmittedBy = Annotated[
     str,
     msgspec.Meta(
         min_length=1,
-        max_length=255,
-        pattern=r"^[a-zA-Z0-9_-]+$",
+        max_length=SUBMITTED_BY_MAX_LENGTH,
+        pattern=SUBMITTED_BY_PATTERN,
         description="User identifier: letters, digits, hyphen, underscore; no personal data.",
     ),
 ]
 MetadataKey = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-MetadataValue = Annotated[str, msgspec.Meta(max_length=500)] | int | float | bool | None
+MetadataValue = Annotated[str, msgspec.Meta(max_length=METADATA_TEXT_MAX_LENGTH)] | int | float | bool | None
 Metadata = Annotated[
     dict[MetadataKey, MetadataValue],
     msgspec.Meta(max_length=20, description="Custom key-value data: at most 20 keys."),
 ]
 MaxStars = Annotated[int, msgspec.Meta(ge=1, le=10)]
-FeedbackMessage = Annotated[str, msgspec.Meta(min_length=1, max_length=5000)]
-PublicFeedbackMessage = Annotated[str, msgspec.Meta(min_length=3, max_length=5000)]
+FeedbackMessage = Annotated[str, msgspec.Meta(min_length=1, max_length=MESSAGE_MAX_LENGTH)]
+PublicFeedbackMessage = Annotated[str, msgspec.Meta(min_length=3, max_length=MESSAGE_MAX_LENGTH)]
 ContactName = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 EMAIL_PATTERN = r"^[\w.!#$%'*+/=^`{|}~-]+@(?:[\w-]+\.)+[\w-]+$(?!\n)"
 """An address as people type it: no spaces, quotes, brackets, `?` or `&`, so it can never carry a mailto

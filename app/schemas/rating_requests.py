@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
 from uuid import UUID
 
 import msgspec
 
+from app.db.models.field_rules import literal_of
+from app.db.models.rating import RatingType
 from app.schemas.fields import MaxStars, Metadata, Path, SubmittedBy, Version
 
 
@@ -33,7 +34,7 @@ class PublicHelpfulRatingBody(msgspec.Struct, kw_only=True):
 class RatingObject(msgspec.Struct, kw_only=True):
     """helpful: value boolean; star: integer 1..max_stars (max_stars 1..10, default 5); nps: integer 0..10."""
 
-    type: Literal["helpful", "star", "nps"]
+    type: literal_of(RatingType)  # type: ignore[valid-type]
     value: bool | int
     max_stars: MaxStars | None = None
 

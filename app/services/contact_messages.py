@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, func, or_, select
 from app.db.models import ContactMessage
 from app.errors import NotFound
 from app.notifications.events import queue_notification
+from app.services.paging import one_page
 from app.services.projects import ProjectScoped
 from app.webhooks.events import contact_message_created, record_events
 
@@ -51,11 +52,7 @@ class ContactMessages(ProjectScoped):
         where = self.conditions(search=search, archived=archived)
         total = await self.session.scalar(select(func.count()).select_from(ContactMessage).where(*where))
         records = await self.session.scalars(
-            select(ContactMessage)
-            .where(*where)
-            .order_by(ContactMessage.created_at.desc(), ContactMessage.id.desc())
-            .offset((page - 1) * limit)
-            .limit(limit)
+            one_page(select(ContactMessage).where(*where), ContactMessage, page, limit)
         )
         return list(records), total or 0
 

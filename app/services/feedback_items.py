@@ -25,6 +25,7 @@ from app.db.models import (
 from app.errors import NotFound
 from app.notifications.events import queue_notification
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
+from app.services.paging import one_page
 from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
@@ -143,7 +144,7 @@ class FeedbackItems(ProjectScoped):
                 select(func.count()).select_from(FeedbackItem).where(*where.conditions(self.project.id))
             )
         items = await self.session.scalars(
-            self.query(where).order_by(*feedback_order(sort)).offset((page - 1) * limit).limit(limit)
+            one_page(self.query(where), FeedbackItem, page, limit, *feedback_order(sort))
         )
         return list(items), total or 0
 

@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, false, select
 from app.db.models import Rating, RatingType
 from app.errors import NotFound
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
+from app.services.paging import one_page
 from app.services.projects import ProjectScoped, parse_uuid
 from app.services.rating_stats import counted_total
 
@@ -40,9 +41,7 @@ class Ratings(ProjectScoped):
             query = query.where(Rating.path == path)
         if value is not None:
             query = query.where(Rating.value == value)
-        query = (
-            query.order_by(Rating.created_at.desc(), Rating.id.desc()).offset((page - 1) * limit).limit(limit)
-        )
+        query = one_page(query, Rating, page, limit)
         total = await counted_total(self.session, self.project, rating_type, path, value)
         return list(await self.session.scalars(query)), total
 

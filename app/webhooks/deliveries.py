@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import OutboxJob, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from app.errors import NotFound
 from app.outbox import retry_now
+from app.services.paging import one_page
 from app.services.projects import parse_uuid
 
 
@@ -44,14 +45,12 @@ class WebhookDeliveries:
             .select_from(WebhookDelivery)
             .where(WebhookDelivery.endpoint_id == self.endpoint.id)
         )
-        rows = await self.session.execute(
+        statement = (
             select(WebhookDelivery, OutboxJob, _last_status_code())
             .join(OutboxJob, OutboxJob.id == WebhookDelivery.id)
             .where(WebhookDelivery.endpoint_id == self.endpoint.id)
-            .order_by(WebhookDelivery.created_at.desc(), WebhookDelivery.id.desc())
-            .offset((page - 1) * limit)
-            .limit(limit)
         )
+        rows = await self.session.execute(one_page(statement, WebhookDelivery, page, limit))
         return [DeliveryState(*row) for row in rows.tuples()], total or 0
 
     async def get(self, delivery_id: str | UUID) -> DeliveryState:

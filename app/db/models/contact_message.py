@@ -8,6 +8,8 @@ from advanced_alchemy.base import UUIDv7AuditBase
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.db.models.field_rules import PATH_MAX_LENGTH, VERSION_MAX_LENGTH
+
 
 class ContactMessage(UUIDv7AuditBase):
     __tablename__ = "contact_messages"
@@ -18,6 +20,6 @@ class ContactMessage(UUIDv7AuditBase):
     email: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str | None] = mapped_column(String(200), default=None)
     message: Mapped[str] = mapped_column(Text)
-    path: Mapped[str | None] = mapped_column(String(2048), default=None)
-    version: Mapped[str | None] = mapped_column(String(100), default=None)
+    path: Mapped[str | None] = mapped_column(String(PATH_MAX_LENGTH), default=None)
+    version: Mapped[str | None] = mapped_column(String(VERSION_MAX_LENGTH), default=None)
     archived: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -11,6 +11,8 @@ from advanced_alchemy.types import JsonB
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.db.models.field_rules import PATH_MAX_LENGTH, SUBMITTED_BY_MAX_LENGTH, VERSION_MAX_LENGTH
+
 
 class FeedbackStatus(enum.StrEnum):
     NEW = "New"
@@ -50,9 +52,9 @@ class FeedbackItem(UUIDv7AuditBase):
     status: Mapped[str] = mapped_column(String(16), default=FeedbackStatus.NEW.value)
     type: Mapped[str] = mapped_column(String(16), default=FeedbackType.OTHER.value)
     source: Mapped[str] = mapped_column(String(16), default=FeedbackSource.MANUAL.value)
-    path: Mapped[str | None] = mapped_column(String(2048), default=None)
-    version: Mapped[str | None] = mapped_column(String(100), default=None)
-    submitted_by: Mapped[str | None] = mapped_column(String(255), default=None)
+    path: Mapped[str | None] = mapped_column(String(PATH_MAX_LENGTH), default=None)
+    version: Mapped[str | None] = mapped_column(String(VERSION_MAX_LENGTH), default=None)
+    submitted_by: Mapped[str | None] = mapped_column(String(SUBMITTED_BY_MAX_LENGTH), default=None)
     resolution_note: Mapped[str | None] = mapped_column(Text, default=None)
     custom_data: Mapped[dict[str, Any] | None] = mapped_column("metadata", JsonB, default=None)
     """The submitter's or importer's key-value details, stored as the `metadata` column."""

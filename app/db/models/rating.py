@@ -11,6 +11,8 @@ from advanced_alchemy.types import JsonB
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, SmallInteger, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.db.models.field_rules import PATH_MAX_LENGTH, SUBMITTED_BY_MAX_LENGTH, VERSION_MAX_LENGTH
+
 
 class RatingType(enum.StrEnum):
     HELPFUL = "helpful"
@@ -30,8 +32,8 @@ class Rating(UUIDv7AuditBase):
     # helpful: 1 (helpful) or 0; star: 1..max_stars; nps: 0..10
     value: Mapped[int] = mapped_column(SmallInteger)
     max_stars: Mapped[int | None] = mapped_column(Integer, default=None)
-    path: Mapped[str | None] = mapped_column(String(2048), default=None)
-    version: Mapped[str | None] = mapped_column(String(100), default=None)
-    submitted_by: Mapped[str | None] = mapped_column(String(255), default=None)
+    path: Mapped[str | None] = mapped_column(String(PATH_MAX_LENGTH), default=None)
+    version: Mapped[str | None] = mapped_column(String(VERSION_MAX_LENGTH), default=None)
+    submitted_by: Mapped[str | None] = mapped_column(String(SUBMITTED_BY_MAX_LENGTH), default=None)
     custom_data: Mapped[dict[str, Any] | None] = mapped_column("metadata", JsonB, default=None)
     archived: Mapped[bool] = mapped_column(Boolean, default=False)
