@@ -6,6 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AuditEntry
+from app.services.paging import one_page
 from tenants.scope import OrgScope
 
 
@@ -19,10 +20,6 @@ class AuditLog:
         where = AuditEntry.org_id == self.scope.org_id
         total = await self.session.scalar(select(func.count()).select_from(AuditEntry).where(where))
         entries = await self.session.scalars(
-            select(AuditEntry)
-            .where(where)
-            .order_by(AuditEntry.created_at.desc(), AuditEntry.id.desc())
-            .offset((page - 1) * limit)
-            .limit(limit)
+            one_page(select(AuditEntry).where(where), AuditEntry, page, limit)
         )
         return list(entries), total or 0
