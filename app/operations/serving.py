@@ -17,6 +17,7 @@ from typing import Any
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.operations.deadline import within_deadline
 from app.operations.metrics import LATENCY_BUCKETS, REQUEST_STATS, SUBMISSION_ENDPOINTS, RequestSeries
 from app.operations.request_ids import REQUEST_ID, request_id_of
 
@@ -25,6 +26,9 @@ access_log = logging.getLogger("hearken.access")
 UNMATCHED = "unmatched"
 """The route label of a request no route answered (404, 405): never the raw path."""
 QUIET_PREFIXES = ("/static/", "/healthz", "/readyz", "/metrics")
+WITHOUT_DEADLINE = frozenset({"/api/v1/rating/submit", "/api/v1/ratings", "/healthz"})
+"""Paths served without the per-request deadline task: ratings have a deadline per batch, and a task per
+request would cost the public submit path (feedback and contact submissions are not hot: they keep it)."""
 
 
 def serving(app: ASGIApp) -> ASGIApp:
@@ -48,7 +52,10 @@ def serving(app: ASGIApp) -> ASGIApp:
 
         started = perf_counter()
         try:
-            await app(scope, receive, send_with_id)
+            if scope["path"] in WITHOUT_DEADLINE:
+                await app(scope, receive, send_with_id)
+            else:
+                await within_deadline(app, scope, receive, send_with_id)
         finally:
             elapsed = perf_counter() - started
             key = (scope["method"], scope.get("path_template", UNMATCHED), status)  # type: ignore[typeddict-item]
