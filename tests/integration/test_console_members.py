@@ -162,4 +162,7 @@ async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
                 assert roles.count("owner") == 1, (statuses, roles)
                 for membership_id in by_user.values():  # both owners again for the next round
                     await Members(session, operator_scope(tenant.org_id)).change_role(membership_id, "owner")
-            assert sorted(response.status_code for response in statuses) == [200, 400]
+            # One wins; the other is refused: 400 when it would leave no owner, or 403 when the winner's
+            # change reached the database before the loser's request was authorized.
+            winner, loser = sorted(response.status_code for response in statuses)
+            assert winner == 200 and loser in (400, 403), statuses
