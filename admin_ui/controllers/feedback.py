@@ -18,9 +18,10 @@ from admin_ui.rendering import go_to, render
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
 from app.dependencies import provide_feedback_items
 from app.errors import InvalidRequest
-from app.schemas.feedback_requests import FeedbackPatchBody
+from app.schemas.feedback_requests import FeedbackCreateBody, FeedbackPatchBody
 from app.schemas.pagination import Pagination
 from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems
+from tenants.members import Members
 from tenants.permissions import needs
 from tenants.scope import Access
 
@@ -95,6 +96,33 @@ class FeedbackController(Controller):
     async def inbox(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
         return await self._list(request, project, feedback_items)
 
+    @get("/new", opt=TRIAGE)
+    async def new_page(self, request: HTMXRequest, project: Project) -> Any:
+        return render(request, "feedback_new.html", project=project, types=TYPES, values={}, errors={})
+
+    @post("/new", opt=TRIAGE)
+    async def create(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
+        """Feedback typed in by a member (source Manual), with the API's rules for its message and type."""
+        form = await form_dict(request, "message", "type")
+        try:
+            body = msgspec.convert(
+                {"message": form.get("message", "").strip(), "type": form.get("type") or "Other"},
+                FeedbackCreateBody,
+            )
+        except msgspec.ValidationError as exc:
+            field = "type" if "type" in str(exc) else "message"
+            return render(
+                request,
+                "feedback_new.html",
+                status_code=400,
+                project=project,
+                types=TYPES,
+                values=form,
+                errors={field: str(exc).split(" - at ")[0]},
+            )
+        item = await feedback_items.create(message=body.message, type=body.type, source=FeedbackSource.MANUAL)
+        return go_to(request, feedback_url(project, item))
+
     @post("/bulk", opt=TRIAGE)
     async def bulk_status(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
         form = await request.form()
@@ -135,6 +163,7 @@ class FeedbackController(Controller):
             project=project,
             item=item,
             history=await feedback_items.history(item),
+            members=await Members(feedback_items.session, feedback_items.scope).list(),
             statuses=STATUSES,
             types=TYPES,
             errors=extra.pop("errors", {}),
@@ -146,16 +175,17 @@ class FeedbackController(Controller):
         self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
     ) -> Any:
         item = await feedback_items.get(feedback_id)
-        form = await form_dict(request, "status", "type", "resolution_note")
+        form = await form_dict(request, "status", "type", "resolution_note", "assignee")
         if "resolution_note" in form:
             form["resolution_note"] = form["resolution_note"].strip() or None
+        if "assignee" in form:
+            form["assignee"] = form["assignee"] or None
         try:
-            changes = checked_changes(form)
+            await feedback_items.update(item, checked_changes(form))
         except InvalidRequest as exc:
             return await self._detail(
                 request, project, feedback_items, item, status_code=400, errors={exc.field: exc.details}
             )
-        await feedback_items.update(item, changes)
         return await self._detail(request, project, feedback_items, item, saved=True)
 
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)

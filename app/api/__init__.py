@@ -10,6 +10,7 @@ from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import MintlifyIntegrationController, StripeIntegrationController
+from app.api.members import list_members
 from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
@@ -33,6 +34,7 @@ api_router = Router(
         MintlifyIntegrationController,
         audit_log,
         erase,
+        list_members,
     ],
     middleware=[ApiKeyAuthentication],
     guards=[access_guard],

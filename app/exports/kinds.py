@@ -11,7 +11,7 @@ import msgspec
 from sqlalchemy import Select, inspect, select
 from sqlalchemy.orm import DeclarativeBase
 
-from app.db.models import ContactMessage, FeedbackItem, Rating
+from app.db.models import ContactMessage, FeedbackItem, Rating, User
 from app.schemas.contact_message import ContactMessageOut
 from app.schemas.feedback import FeedbackOut
 from app.schemas.rating import TypedRatingOut
@@ -27,11 +27,13 @@ class ExportKind:
     columns: tuple[str, ...] = field(default=())
     """CSV columns: the record's fields, nested objects flattened by `flat`."""
     flat: Callable[[dict[str, Any]], dict[str, Any]] = lambda fields: fields
+    joined: Callable[[Select[Any]], Select[Any]] = lambda query: query
+    """Adds what `record` needs besides the model's columns."""
 
     def select(self) -> Select[Any]:
         """Every mapped column by its attribute name: rows that `record` reads like model objects."""
         mapper = inspect(self.model)
-        return select(*(getattr(self.model, attr.key) for attr in mapper.column_attrs))
+        return self.joined(select(*(getattr(self.model, attr.key) for attr in mapper.column_attrs)))
 
     def cells(self, record: msgspec.Struct) -> list[Any]:
         fields = self.flat(msgspec.to_builtins(record))
@@ -48,7 +50,26 @@ def _flat_rating(fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "value": value["value"], "max_stars": value.get("max_stars")}
 
 
-FEEDBACK = ExportKind("feedback", FeedbackItem, FeedbackOut.of, _struct_fields(FeedbackOut))
+def _flat_feedback(fields: dict[str, Any]) -> dict[str, Any]:
+    """The assignee object becomes the assignee_id and assignee_email columns."""
+    assignee = fields.pop("assignee", None) or {}
+    return {**fields, "assignee_id": assignee.get("id"), "assignee_email": assignee.get("email")}
+
+
+FEEDBACK = ExportKind(
+    "feedback",
+    FeedbackItem,
+    lambda row: FeedbackOut.of(row, row.assignee_email),
+    tuple(
+        column
+        for name in _struct_fields(FeedbackOut)
+        for column in (("assignee_id", "assignee_email") if name == "assignee" else (name,))
+    ),
+    _flat_feedback,
+    lambda query: query.add_columns(User.email.label("assignee_email")).outerjoin(
+        User, User.id == FeedbackItem.assignee_id
+    ),
+)
 CONTACT_MESSAGES = ExportKind(
     "contact-messages", ContactMessage, ContactMessageOut.of, _struct_fields(ContactMessageOut)
 )

@@ -15,8 +15,13 @@ from app.timestamps import iso_z
 FeedbackSourceName = literal_of(FeedbackSource)
 
 
+class AssigneeOut(msgspec.Struct):
+    id: str
+    email: str
+
+
 class FeedbackOut(msgspec.Struct, omit_defaults=True):
-    """path, version, submitted_by, resolution_note and metadata appear only when set."""
+    """path, version, submitted_by, resolution_note, metadata and assignee appear only when set."""
 
     id: str
     project_id: str
@@ -32,9 +37,15 @@ class FeedbackOut(msgspec.Struct, omit_defaults=True):
     submitted_by: str | None = None
     resolution_note: str | None = None
     metadata: dict[str, Any] | None = None
+    assignee: AssigneeOut | None = None
 
     @classmethod
-    def of(cls, item: FeedbackItem) -> FeedbackOut:
+    def of(cls, item: FeedbackItem, assignee_email: str | None = None) -> FeedbackOut:
+        """`assignee_email` for rows read without the item's assignee (exports join it instead)."""
+        assignee = None
+        if item.assignee_id is not None:
+            email = assignee_email if assignee_email is not None else item.assignee.email  # type: ignore[union-attr]
+            assignee = AssigneeOut(id=str(item.assignee_id), email=email)
         return cls(
             id=str(item.id),
             project_id=str(item.project_id),
@@ -50,6 +61,7 @@ class FeedbackOut(msgspec.Struct, omit_defaults=True):
             submitted_by=item.submitted_by,
             resolution_note=item.resolution_note,
             metadata=item.custom_data,
+            assignee=assignee,
         )
 
 

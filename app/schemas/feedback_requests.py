@@ -44,6 +44,8 @@ class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     status: FeedbackStatusName | msgspec.UnsetType = msgspec.UNSET
     resolution_note: ResolutionNote | msgspec.UnsetType | None = msgspec.UNSET
     archived: bool | msgspec.UnsetType = msgspec.UNSET
+    assignee: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    """A member's user_id (GET /members), or null; assigning a New item makes it Assigned."""
 
 
 class PublicFeedbackBody(msgspec.Struct, kw_only=True):

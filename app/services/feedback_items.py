@@ -21,8 +21,10 @@ from app.db.models import (
     FeedbackSource,
     FeedbackStatus,
     FeedbackType,
+    Membership,
+    User,
 )
-from app.errors import NotFound
+from app.errors import InvalidRequest, NotFound
 from app.notifications.events import queue_notification
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.services.paging import one_page
@@ -82,6 +84,8 @@ class FeedbackChanges(TypedDict, total=False):
     status: str
     resolution_note: str | None
     archived: bool
+    assignee: UUID | None
+    """A member's user id; checked against the organization's members by the service."""
 
 
 EDITABLE_FIELDS: tuple[str, ...] = ("message", "type", "status", "resolution_note", "archived")
@@ -161,7 +165,8 @@ class FeedbackItems(ProjectScoped):
 
     async def update(self, item: FeedbackItem, changes: FeedbackChanges) -> FeedbackItem:
         """Apply the changes and record each changed field, in one transaction."""
-        deltas, events = self._apply(item, changes)
+        assignee = await self._assignee(changes)
+        deltas, events = self._apply(item, changes, assignee)
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
         await self.session.commit()
@@ -178,8 +183,9 @@ class FeedbackItems(ProjectScoped):
         )
         deltas: list[tuple[CounterKey, int]] = []
         events: list[Event] = []
+        assignee = await self._assignee(changes)
         for item in items:
-            item_deltas, item_events = self._apply(item, changes)
+            item_deltas, item_events = self._apply(item, changes, assignee)
             deltas += item_deltas
             events += item_events
         await apply_feedback_counts(self.session, deltas)
@@ -208,38 +214,78 @@ class FeedbackItems(ProjectScoped):
         )
         return list(changes)
 
+    async def _assignee(self, changes: FeedbackChanges) -> User | None:
+        """The user a change assigns to, once checked to be a member of the project's organization."""
+        user_id = changes.get("assignee")
+        if user_id is None:
+            return None
+        user = await self.session.scalar(
+            select(User)
+            .join(Membership, Membership.user_id == User.id)
+            .where(User.id == user_id, Membership.org_id == self.project.org_id)
+        )
+        if user is None:
+            raise InvalidRequest("assignee", "must be the user_id of a member of this organization")
+        return user
+
     def _apply(
-        self, item: FeedbackItem, changes: FeedbackChanges
+        self, item: FeedbackItem, changes: FeedbackChanges, assignee: User | None = None
     ) -> tuple[list[tuple[CounterKey, int]], list[Event]]:
         """Change the item, record the history; returns the counter moves and the event (none when
-        nothing changed) the change implies."""
+        nothing changed) the change implies. Assigning a New item to someone makes it Assigned."""
         now = utc_now()
         changed: list[tuple[str, object, object]] = []
         before_key = counter_key(item)
+        wanted: dict[str, Any] = dict(changes)
+        if "assignee" in wanted:
+            new_id = assignee.id if assignee else None
+            if item.assignee_id != new_id:
+                self._record(item, "assignee", item.assignee_id, new_id, now, changed)
+                item.assignee_id, item.assignee = new_id, assignee
+                if assignee is not None and wanted.get("status", item.status) == FeedbackStatus.NEW:
+                    wanted["status"] = FeedbackStatus.ASSIGNED.value
         for field in EDITABLE_FIELDS:
-            if field not in changes:
+            if field not in wanted:
                 continue
-            before, after = getattr(item, field), changes[field]  # type: ignore[literal-required]
+            before, after = getattr(item, field), wanted[field]
             if before == after:
                 continue
             setattr(item, field, after)
-            self.session.add(
-                FeedbackChange(
-                    feedback_id=item.id,
-                    field=field,
-                    from_value=stored_value(before),
-                    to_value=stored_value(after),
-                    changed_by=self.scope.actor,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            changed.append((field, before, after))
+            self._record(item, field, before, after, now, changed)
         if changed:
             item.updated_at = now
         after_key = counter_key(item)
         deltas = [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
         return deltas, [feedback_updated(item, changed)] if changed else []
+
+    def _record(
+        self,
+        item: FeedbackItem,
+        field: str,
+        before: object,
+        after: object,
+        now: datetime,
+        changed: list[tuple[str, object, object]],
+    ) -> None:
+        """One field's change in the item's history, and in the event's list of changes."""
+        self.session.add(
+            FeedbackChange(
+                feedback_id=item.id,
+                field=field,
+                from_value=stored_value(before),
+                to_value=stored_value(after),
+                changed_by=self.scope.actor,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        changed.append(
+            (
+                field,
+                stored_value(before) if isinstance(before, UUID) else before,
+                stored_value(after) if isinstance(after, UUID) else after,
+            )
+        )
 
 
 async def delete_feedback(
@@ -292,8 +338,10 @@ def counter_key(item: FeedbackItem) -> CounterKey:
     return (item.project_id, item.archived, item.status, item.type, item.source)
 
 
-def stored_value(value: str | bool | None) -> str | None:
-    """History keeps every value as text; booleans as "true" / "false"."""
+def stored_value(value: object) -> str | None:
+    """History keeps every value as text; booleans as "true" / "false", user ids as text."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return value
+    if isinstance(value, UUID):
+        return str(value)
+    return value  # type: ignore[return-value]

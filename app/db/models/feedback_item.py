@@ -9,7 +9,9 @@ from uuid import UUID
 from advanced_alchemy.base import UUIDv7AuditBase
 from advanced_alchemy.types import JsonB
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tenants.models.user import User
 
 from app.db.models.field_rules import PATH_MAX_LENGTH, SUBMITTED_BY_MAX_LENGTH, VERSION_MAX_LENGTH
 
@@ -59,3 +61,9 @@ class FeedbackItem(UUIDv7AuditBase):
     custom_data: Mapped[dict[str, Any] | None] = mapped_column("metadata", JsonB, default=None)
     """The submitter's or importer's key-value details, stored as the `metadata` column."""
     archived: Mapped[bool] = mapped_column(Boolean, default=False)
+    assignee_id: Mapped[UUID | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None, index=True
+    )
+    """The member the item is assigned to (a user of the project's organization), or None."""
+    assignee: Mapped[User | None] = relationship(lazy="selectin")
+    """Loaded with the items in one more query per list: answers show the assignee's email."""

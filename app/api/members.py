@@ -1,0 +1,25 @@
+"""GET /members: the organization's members, whose user_id a feedback item's assignee takes."""
+
+from __future__ import annotations
+
+from litestar import get
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.errors import error_responses
+from app.schemas.member import MemberList, MemberOut
+from app.timestamps import iso_z
+from tenants.members import Members
+from tenants.scope import OrgScope
+
+
+@get(
+    "/members",
+    summary="The organization's members, oldest first",
+    tags=["Members"],
+    responses=error_responses(401),
+)
+async def list_members(db_session: AsyncSession, org_scope: OrgScope) -> MemberList:
+    members = await Members(db_session, org_scope).list()
+    return MemberList(
+        members=[MemberOut(str(m.user_id), m.email, m.role, iso_z(m.joined_at)) for m in members]
+    )
