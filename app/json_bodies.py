@@ -1,8 +1,8 @@
 """JSON bodies must be sent as JSON: a route that reads a JSON body answers 415 to any other declared
 Content-Type. A request without a Content-Type is read as JSON, so minimal server-to-server
 clients keep working; form-reading routes (the console) are not affected. Before any handler sees them,
-JSON bodies are checked for NUL characters and deep nesting, and forms (in every encoding the framework
-parses) for NUL characters."""
+JSON bodies are checked for NUL characters, deep nesting and values only a lax reading accepts, and forms
+(in every encoding the framework parses) for NUL characters."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from app.errors import UnsupportedMediaType
 from app.ingest import first_header
 from app.json_nesting import refuse_deep_nesting
 from app.nul_characters import refuse_nul_characters, refuse_nul_in_form
+from app.strict_body import refuse_lax_values
 
 FORM_MEDIA_TYPES = frozenset({RequestEncodingType.URL_ENCODED.value, RequestEncodingType.MULTI_PART.value})
 TEXT_PLAIN_JSON = "text_plain_json"
@@ -50,6 +51,7 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
         body = await request.body()
         refuse_deep_nesting(body)
         refuse_nul_characters(body)
+        refuse_lax_values(body, handler.parsed_data_field.annotation)  # type: ignore[union-attr]
     elif content_type is not None and _media_type(content_type) in FORM_MEDIA_TYPES:
         refuse_nul_in_form(await request.form())
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
 from litestar import Litestar
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXConfig, HTMXPlugin
 
 from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
 from admin_ui.session_purge import session_purge
 from admin_ui.sessions import console_stores
+from app.allowed_methods import allow_every_method
 from app.api import api_router
+from app.api_document import openapi_config
 from app.background import background_work
 from app.cli import HearkenCLIPlugin
 from app.compression import COMPRESSION
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         exception_handlers=EXCEPTION_HANDLERS,
         compression_config=COMPRESSION,
         before_request=check_request_body,
+        before_send=[allow_every_method],
         request_max_body_size=MAX_BODY_BYTES,
         state=build_state(settings, db_config),
         on_shutdown=[close_state],
@@ -71,28 +72,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             periodic_retention,
             daily_digests,
         ],
-        openapi_config=_openapi_config() if settings.serves_openapi else None,
+        openapi_config=openapi_config() if settings.serves_openapi else None,
         logging_config=None,  # JSON lines from the root logger (configure_logging)
         debug=False,
     )
     app.asgi_handler = serving(app.asgi_handler)
     return app
-
-
-def _openapi_config() -> OpenAPIConfig:
-    return OpenAPIConfig(
-        title="Hearken",
-        version="1.0.0",
-        description="Visitor feedback and ratings: REST API and public collection endpoints.",
-        path="/schema",
-        components=Components(
-            security_schemes={
-                "ApiKey": SecurityScheme(
-                    type="apiKey",
-                    name="X-API-Key",
-                    security_scheme_in="header",
-                    description="Organization access token: oat_ followed by 43 URL-safe characters.",
-                )
-            }
-        ),
-    )

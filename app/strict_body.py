@@ -1,9 +1,9 @@
-"""A second, strict reading of a JSON body that Litestar has already decoded (rating bodies, public and API).
+"""A strict reading of JSON bodies (ratings, public and API, and every body before Litestar reads it).
 
-Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; a rating's JSON
-boolean must be a boolean and its number a number. The handlers keep declaring their body type (so
-Litestar documents it and reports most mistakes), and read the cached raw body once more with a strict
-decoder built once per type.
+Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; a JSON boolean
+must be a boolean and a number a number. A number without a fraction (`4.0`) is an integer, as JSON
+Schema and the OpenAPI document read it. The rating handlers keep declaring their body type (so Litestar
+documents it and reports most mistakes), and read the cached raw body once more with `strict_body`.
 """
 
 from __future__ import annotations
@@ -17,20 +17,49 @@ from litestar import Request
 from app.errors import InvalidRequest
 
 T = TypeVar("T")
-_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
 _LOCATION = re.compile(r"^(?P<rule>.*) - at `\$\.?(?P<field>[^`]*)`$")
 
 
 async def strict_body(request: Request[Any, Any, Any], lax: T) -> T:
-    body_type = type(lax)
-    decoder = _decoders.get(body_type)
-    if decoder is None:
-        decoder = _decoders[body_type] = msgspec.json.Decoder(body_type, strict=True)
     try:
-        decoded: T = decoder.decode(await request.body())
+        decoded: T = _strict(msgspec.json.decode(await request.body()), type(lax))
     except msgspec.ValidationError as exc:
         raise _invalid(str(exc)) from None
     return decoded
+
+
+def refuse_lax_values(body: bytes, body_type: Any) -> None:
+    """Every JSON body, before Litestar reads it: a value that only the lax reading accepts (`0` for
+    false, `"5"` for 5) is refused with the strict reading's words; anything else is left to Litestar,
+    which words the other mistakes."""
+    try:
+        parsed = msgspec.json.decode(body)
+    except msgspec.DecodeError:  # not JSON: Litestar says so
+        return
+    try:
+        _strict(parsed, body_type)
+    except msgspec.ValidationError as strict:
+        try:
+            msgspec.convert(parsed, body_type, strict=False)
+        except msgspec.ValidationError:
+            return
+        raise _invalid(str(strict)) from None
+    except TypeError:  # not a type msgspec reads (a DTO's, say): Litestar's own reading decides
+        return
+
+
+def _strict(parsed: Any, body_type: Any) -> Any:
+    return msgspec.convert(_whole_numbers(parsed), body_type, strict=True)
+
+
+def _whole_numbers(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 def _invalid(message: str) -> InvalidRequest:

@@ -42,6 +42,7 @@ class ContactMessageController(Controller):
         search: Search = None,
         archived: bool = False,
     ) -> ContactMessageList:
+        """Pages through the project's contact messages; archived ones only with archived=true."""
         records, total = await contact_messages.list(search=search, archived=archived, page=page, limit=limit)
         return ContactMessageList(
             contact_messages=[ContactMessageOut.of(r) for r in records],
@@ -74,6 +75,7 @@ class ContactMessageController(Controller):
         "/{message_id:str}", summary="Get one contact message", responses=error_responses(400, 401, 403, 404)
     )
     async def get_message(self, message_id: str, contact_messages: ContactMessages) -> ContactMessageOut:
+        """One contact message of the project, archived or not; another project's message is not found."""
         return ContactMessageOut.of(await contact_messages.get(parse_uuid(message_id, "message_id")))
 
     @delete(
@@ -84,5 +86,7 @@ class ContactMessageController(Controller):
     async def archive_message(
         self, message_id: str, contact_messages: ContactMessages, purge: Purge = False
     ) -> None:
+        """Moves the message to the archive (archiving it again changes nothing); purge=true deletes it
+        for good instead."""
         record = await contact_messages.get(parse_uuid(message_id, "message_id"))
         await (contact_messages.purge(record) if purge else contact_messages.archive(record))

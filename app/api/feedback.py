@@ -76,6 +76,7 @@ class FeedbackController(Controller):
         limit: Limit = 20,
         sort: FeedbackSort = "-created_at",
     ) -> FeedbackList:
+        """Filters combine; archived items are listed only with archived=true."""
         items, total = await feedback_items.list(where, sort=sort, page=page, limit=limit)
         return FeedbackList(
             feedback=[FeedbackOut.of(item) for item in items],
@@ -105,6 +106,7 @@ class FeedbackController(Controller):
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
     async def create_feedback(self, data: FeedbackCreateBody, feedback_items: FeedbackItems) -> FeedbackOut:
+        """Stores an item entered by hand (source Manual), status New unless another is given."""
         item = await feedback_items.create(
             message=data.message,
             type=data.type,
@@ -119,6 +121,7 @@ class FeedbackController(Controller):
 
     @get("/{feedback_id:str}", summary="Get one feedback item", responses=error_responses(400, 401, 403, 404))
     async def get_feedback(self, feedback_id: str, feedback_items: FeedbackItems) -> FeedbackOut:
+        """One feedback item of the project, archived or not."""
         return FeedbackOut.of(await feedback_items.get(parse_uuid(feedback_id, "feedback_id")))
 
     @patch(
@@ -129,6 +132,7 @@ class FeedbackController(Controller):
     async def patch_feedback(
         self, feedback_id: str, data: FeedbackPatchBody, feedback_items: FeedbackItems
     ) -> FeedbackOut:
+        """Only the fields sent change; every change is recorded in the item's history."""
         item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
         changes: FeedbackChanges = {
             key: value  # type: ignore[misc]
@@ -145,6 +149,8 @@ class FeedbackController(Controller):
     async def archive_feedback(
         self, feedback_id: str, feedback_items: FeedbackItems, purge: Purge = False
     ) -> None:
+        """Sets archived: the item stays readable and PATCH archived=false restores it. purge=true deletes
+        it with its history instead, off every count, and cannot be undone."""
         item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
         await (feedback_items.purge(item) if purge else feedback_items.archive(item))
 
@@ -154,5 +160,6 @@ class FeedbackController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def feedback_history(self, feedback_id: str, feedback_items: FeedbackItems) -> FeedbackHistory:
+        """Each change with the field, old and new value, who changed it and when."""
         item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
         return FeedbackHistory(history=[FeedbackChangeOut.of(c) for c in await feedback_items.history(item)])

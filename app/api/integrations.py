@@ -35,6 +35,7 @@ class StripeIntegrationController(Controller):
     async def enable_stripe(
         self, request: Request[Any, Any, Any], data: StripeIntegrationBody, stripe: StripeIntegrations
     ) -> StripeIntegrationOut:
+        """Stores the secret encrypted; enabling again keeps the webhook URL to give Stripe."""
         integration = await stripe.enable(data.signing_secret)
         return StripeIntegrationOut.of(
             integration, webhook_url(request_settings(request).base_url, integration)
@@ -48,6 +49,7 @@ class StripeIntegrationController(Controller):
     async def get_stripe(
         self, request: Request[Any, Any, Any], stripe: StripeIntegrations
     ) -> StripeIntegrationOut:
+        """Not found while the project has no Stripe integration."""
         integration = await stripe.get()
         return StripeIntegrationOut.of(
             integration, webhook_url(request_settings(request).base_url, integration)
@@ -59,6 +61,7 @@ class StripeIntegrationController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def remove_stripe(self, stripe: StripeIntegrations) -> None:
+        """Its webhook URL then answers 404; imported items stay."""
         await stripe.remove()
 
 
@@ -75,6 +78,7 @@ class MintlifyIntegrationController(Controller):
     async def enable_mintlify(
         self, data: MintlifyIntegrationBody, mintlify: MintlifyIntegrations
     ) -> MintlifyIntegrationOut:
+        """Stores the key encrypted; it is never returned."""
         return MintlifyIntegrationOut.of(await mintlify.enable(data.project_id, data.api_key))
 
     @get(
@@ -83,6 +87,7 @@ class MintlifyIntegrationController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def get_mintlify(self, mintlify: MintlifyIntegrations) -> MintlifyIntegrationOut:
+        """Not found while the project has no Mintlify integration."""
         return MintlifyIntegrationOut.of(await mintlify.get())
 
     @delete(
@@ -91,6 +96,7 @@ class MintlifyIntegrationController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def remove_mintlify(self, mintlify: MintlifyIntegrations) -> None:
+        """Stops the periodic import; imported items stay."""
         await mintlify.remove()
 
     @post(
@@ -102,6 +108,7 @@ class MintlifyIntegrationController(Controller):
     async def sync_mintlify(
         self, request: Request[Any, Any, Any], mintlify: MintlifyIntegrations
     ) -> MintlifySyncOut:
+        """Imports new page feedback now; 502 when Mintlify refuses or cannot be reached."""
         integration = await mintlify.get()
         try:
             imported = await import_mintlify_feedback(

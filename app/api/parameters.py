@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from litestar.openapi.spec import OpenAPIFormat, OpenAPIType, Schema
 from litestar.params import Parameter
 
 from app.db.models import RatingType
@@ -19,14 +20,25 @@ PathFilter = Annotated[
     ),
 ]
 TypeFilter = Annotated[RatingType, Parameter(description="Rating type: helpful, star or nps.")]
+DATE_OR_DATE_TIME = {
+    "any_of": [
+        Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE),
+        Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
+    ]
+}
 Since = Annotated[
     str | None,
-    Parameter(description="Start, inclusive: ISO 8601 date or date-time, UTC unless an offset is given."),
+    Parameter(
+        description="Start, inclusive: ISO 8601 date or date-time, UTC unless an offset is given.",
+        schema_extra=DATE_OR_DATE_TIME,
+    ),
 ]
 Until = Annotated[
     str | None,
     Parameter(
-        description="End, exclusive: ISO 8601 date-time; a date means through the end of that day (UTC)."
+        description="End, exclusive: ISO 8601 date-time; a date means through the end of that day (UTC). "
+        "Earlier than since is refused (400).",
+        schema_extra=DATE_OR_DATE_TIME,
     ),
 ]
 Purge = Annotated[

@@ -20,6 +20,7 @@ class ProjectController(Controller):
 
     @get("/", summary="List the organization's projects", responses=error_responses(401))
     async def list_projects(self, projects: Projects) -> ProjectList:
+        """Every project of the token's organization, with its feedback count."""
         items = await projects.list()
         counts = await projects.feedback_counts(items)
         return ProjectList(projects=[ProjectOut.of(p, counts[p.id]) for p in items])
@@ -30,6 +31,7 @@ class ProjectController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def get_project(self, project: Project, projects: Projects) -> ProjectOut:
+        """By the project's id or its public key; another organization's project is not found."""
         counts = await projects.feedback_counts([project])
         return ProjectOut.of(project, counts[project.id])
 

@@ -33,6 +33,7 @@ class RatingStatsController(Controller):
         since: Since = None,
         until: Until = None,
     ) -> HelpfulStats:
+        """Counts of Yes and No, the helpful share and the reasons given with a No."""
         start, end = parse_bounds(since, until)
         stats = await rating_stats(db_session, project, RatingType.HELPFUL, path, start, end)
         assert isinstance(stats, HelpfulStats)
@@ -52,6 +53,7 @@ class RatingStatsController(Controller):
         since: Since = None,
         until: Until = None,
     ) -> RatingStats:
+        """The body is the statistics of the type asked for: helpful, star or nps."""
         start, end = parse_bounds(since, until)
         return await rating_stats(db_session, project, type, path, start, end)
 
@@ -74,6 +76,7 @@ class RatingStatsController(Controller):
         until: Until = None,
         interval: Annotated[Interval, Parameter(description="Bucket size: day or week.")] = "day",
     ) -> RatingSeries:
+        """Buckets are UTC days or ISO weeks that start on Monday."""
         start, end = parse_bounds(since, until)
         return await rating_series(db_session, project, type, path, start, end, interval)
 
@@ -94,4 +97,5 @@ class RatingStatsController(Controller):
         type: TypeFilter = RatingType.HELPFUL,
         path: PathFilter = None,
     ) -> RatingVersions:
+        """Lets a release be compared with the one before it."""
         return await version_stats(db_session, project, type, path)

@@ -40,6 +40,7 @@ class RatingController(Controller):
     async def create_helpful(
         self, data: HelpfulRatingBody, request: Request[Any, Any, Any], ratings: Ratings
     ) -> RatingOut:
+        """Stored and counted in the statistics before the answer."""
         body = await strict_body(request, data)
         return RatingOut.of(await ratings.create(helpful_input(body)))
 
@@ -52,6 +53,7 @@ class RatingController(Controller):
     async def create_typed(
         self, data: TypedRatingBody, request: Request[Any, Any, Any], ratings: Ratings
     ) -> TypedRatingOut:
+        """The value's rules depend on the type; stored and counted before the answer."""
         body = await strict_body(request, data)
         return TypedRatingOut.of(await ratings.create(typed_input(body)))
 
@@ -68,6 +70,7 @@ class RatingController(Controller):
         value: bool | None = None,
         path: PathFilter = None,
     ) -> RatingList:
+        """Archived ratings are left out; value filters Yes (true) or No (false)."""
         items, total = await ratings.page(
             RatingType.HELPFUL, page=page, limit=limit, path=path, value=None if value is None else int(value)
         )
@@ -89,6 +92,7 @@ class RatingController(Controller):
         page: Page = 1,
         limit: Limit = 20,
     ) -> TypedRatingList:
+        """Archived ratings are left out."""
         items, total = await ratings.page(type, page=page, limit=limit, path=path)
         return TypedRatingList(
             ratings=[TypedRatingOut.of(r) for r in items],
@@ -129,6 +133,7 @@ class RatingController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def get_rating(self, rating_id: str, ratings: Ratings) -> TypedRatingOut:
+        """Any type; archived ratings too, marked archived."""
         return TypedRatingOut.of(await ratings.get(rating_id))
 
     @delete(
@@ -138,4 +143,5 @@ class RatingController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def archive_rating(self, rating_id: str, ratings: Ratings) -> None:
+        """An archived rating leaves the lists and statistics; archiving it again changes nothing."""
         await ratings.archive(rating_id)

@@ -41,6 +41,7 @@ class PublicSubmitController(Controller):
         request: Request[Any, Any, Any],
         data: PublicHelpfulRatingBody,
     ) -> None:
+        """From the helpful widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         await ingest_of(request.scope).submit_rating(
             request.scope, "rating", data.project_key, helpful_input(data)
@@ -52,6 +53,7 @@ class PublicSubmitController(Controller):
         request: Request[Any, Any, Any],
         data: PublicTypedRatingBody,
     ) -> TypedRatingReceipt:
+        """From the star and NPS widgets; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         stored = await ingest_of(request.scope).submit_rating(
             request.scope, "ratings", data.project_key, typed_input(data)
@@ -65,6 +67,7 @@ class PublicSubmitController(Controller):
         data: PublicFeedbackBody,
         db_session: AsyncSession,
     ) -> StoredReceipt:
+        """From the feedback widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
         if data.website:  # the honeypot: answered like a success so the bot learns nothing
@@ -88,6 +91,7 @@ class PublicSubmitController(Controller):
         data: PublicContactBody,
         db_session: AsyncSession,
     ) -> StoredReceipt:
+        """From the contact widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         project = await ingest_of(request.scope).admit(request.scope, "contact", data.project_key)
         if data.website:

@@ -17,7 +17,7 @@ from app.schemas.fields import (
 )
 
 
-class PublicContactBody(msgspec.Struct, kw_only=True):
+class PublicContactBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /contact/submit (public)."""
 
     project_key: UUID

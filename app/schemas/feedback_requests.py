@@ -24,7 +24,7 @@ FeedbackStatusName = literal_of(FeedbackStatus)
 ResolutionNote = Annotated[str, msgspec.Meta(max_length=5000)]
 
 
-class FeedbackCreateBody(msgspec.Struct, kw_only=True):
+class FeedbackCreateBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /projects/{project_id}/feedback: source is Manual."""
 
     message: FeedbackMessage
@@ -36,7 +36,7 @@ class FeedbackCreateBody(msgspec.Struct, kw_only=True):
     metadata: Metadata | None = None
 
 
-class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+class FeedbackPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """PATCH /projects/{project_id}/feedback/{feedback_id}: any subset of these fields."""
 
     message: FeedbackMessage | msgspec.UnsetType = msgspec.UNSET
@@ -48,7 +48,7 @@ class FeedbackPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A member's user_id (GET /members), or null; assigning a New item makes it Assigned."""
 
 
-class PublicFeedbackBody(msgspec.Struct, kw_only=True):
+class PublicFeedbackBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /feedback/submit (public): source Widget, status New. The NPS widget sends {"nps": score}
     as the metadata of a comment."""
 

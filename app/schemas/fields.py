@@ -41,9 +41,27 @@ SubmittedBy = Annotated[
 ]
 MetadataKey = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 MetadataValue = Annotated[str, msgspec.Meta(max_length=METADATA_TEXT_MAX_LENGTH)] | int | float | bool | None
+METADATA_SCHEMA = {
+    "max_properties": 20,
+    "property_names": {"type": "string", "minLength": 1, "maxLength": 64},
+    "additional_properties": {
+        "anyOf": [
+            {"type": "string", "maxLength": METADATA_TEXT_MAX_LENGTH},
+            {"type": "number"},
+            {"type": "boolean"},
+            {"type": "null"},
+        ]
+    },
+}
+"""The same rules for the OpenAPI document, which does not derive them from the dict's key and value types."""
 Metadata = Annotated[
     dict[MetadataKey, MetadataValue],
-    msgspec.Meta(max_length=20, description="Custom key-value data: at most 20 keys."),
+    msgspec.Meta(
+        max_length=20,
+        description="Custom key-value data: at most 20 keys of 1 to 64 characters; values are strings of at "
+        "most 500 characters, numbers, booleans or null.",
+        extra_json_schema={"extra": METADATA_SCHEMA},
+    ),
 ]
 MaxStars = Annotated[int, msgspec.Meta(ge=1, le=10)]
 FeedbackMessage = Annotated[str, msgspec.Meta(min_length=1, max_length=MESSAGE_MAX_LENGTH)]

@@ -29,12 +29,14 @@ MintlifyProjectId = Annotated[
 MintlifyApiKey = Annotated[
     str,
     msgspec.Meta(
-        pattern=r"^\S+$", max_length=500, description="A Mintlify admin API key (it begins with mint_)."
+        pattern=r"^[!-~]+$",
+        max_length=500,
+        description="A Mintlify admin API key (it begins with mint_): printable ASCII, sent as a header.",
     ),
 ]
 
 
-class StripeIntegrationBody(msgspec.Struct, kw_only=True):
+class StripeIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     signing_secret: SigningSecret
 
 
@@ -48,7 +50,7 @@ class StripeIntegrationOut(msgspec.Struct):
         return cls(enabled=True, webhook_url=webhook_url, created_at=iso_z(integration.created_at))
 
 
-class MintlifyIntegrationBody(msgspec.Struct, kw_only=True):
+class MintlifyIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     project_id: MintlifyProjectId
     api_key: MintlifyApiKey
 

@@ -58,6 +58,7 @@ class WebhookController(Controller):
 
     @get("/", summary="List the organization's webhook endpoints", responses=error_responses(401))
     async def list_webhooks(self, webhooks: WebhookEndpoints) -> WebhookList:
+        """Every endpoint of the token's organization, without secrets."""
         return WebhookList(webhooks=[WebhookOut.of(endpoint) for endpoint in await webhooks.list()])
 
     @post(
@@ -66,6 +67,7 @@ class WebhookController(Controller):
         responses=error_responses(400, 401, 403, 413, 415),
     )
     async def create_webhook(self, data: WebhookCreateBody, webhooks: WebhookEndpoints) -> WebhookCreated:
+        """Events and projects default to all; the URL must be public http or https."""
         endpoint = await webhooks.create(
             url=data.url,
             events=data.events,
@@ -77,6 +79,7 @@ class WebhookController(Controller):
 
     @get(ONE, summary="Get one endpoint", responses=error_responses(400, 401, 404))
     async def get_webhook(self, webhook: WebhookEndpoint) -> WebhookOut:
+        """Without its secret; another organization's endpoint is not found."""
         return WebhookOut.of(webhook)
 
     @patch(
@@ -87,6 +90,7 @@ class WebhookController(Controller):
     async def patch_webhook(
         self, data: WebhookPatchBody, webhook: WebhookEndpoint, webhooks: WebhookEndpoints
     ) -> WebhookOut:
+        """Only the fields sent change."""
         changes = {k: v for k, v in msgspec.structs.asdict(data).items() if v is not msgspec.UNSET}
         return WebhookOut.of(await webhooks.update(webhook, changes))
 
@@ -94,6 +98,7 @@ class WebhookController(Controller):
         ONE, summary="Delete an endpoint and its delivery log", responses=error_responses(400, 401, 403, 404)
     )
     async def delete_webhook(self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints) -> None:
+        """Its deliveries and their queued attempts go with it."""
         await webhooks.delete(webhook)
 
     @post(
@@ -105,6 +110,7 @@ class WebhookController(Controller):
     async def send_test(
         self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints, deliveries: WebhookDeliveries
     ) -> DeliveryOut:
+        """Answered 202 with the queued delivery; it is attempted in the background."""
         delivery = await webhooks.send_test(webhook)
         return DeliveryOut.of(await deliveries.get(delivery.id))
 
@@ -116,6 +122,7 @@ class WebhookController(Controller):
     async def list_deliveries(
         self, deliveries: WebhookDeliveries, page: Page = 1, limit: Limit = 20
     ) -> DeliveryList:
+        """Each delivery with its state and its attempts so far."""
         states, total = await deliveries.list(page=page, limit=limit)
         return DeliveryList(
             deliveries=[DeliveryOut.of(state) for state in states],
@@ -128,6 +135,7 @@ class WebhookController(Controller):
         responses=error_responses(400, 401, 404),
     )
     async def list_attempts(self, delivery_id: str, deliveries: WebhookDeliveries) -> AttemptList:
+        """What each attempt got back, oldest first."""
         attempts = await deliveries.attempts(await deliveries.get(delivery_id))
         return AttemptList(attempts=[AttemptOut.of(attempt) for attempt in attempts])
 
@@ -138,5 +146,6 @@ class WebhookController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def retry_delivery(self, delivery_id: str, deliveries: WebhookDeliveries) -> DeliveryOut:
+        """Answered 202 with the delivery, queued for an attempt now."""
         state = await deliveries.retry(await deliveries.get(delivery_id))
         return DeliveryOut.of(state)

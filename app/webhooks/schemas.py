@@ -13,8 +13,26 @@ from app.webhooks.deliveries import DeliveryState
 from app.webhooks.events import EventType
 
 FormatName = Literal["standard", "slack"]
+_H = "[0-9A-Fa-f]{1,4}"
+IPV6 = (
+    rf"(({_H}:){{7}}{_H}|({_H}:){{1,7}}:|({_H}:){{1,6}}:{_H}|({_H}:){{1,5}}(:{_H}){{1,2}}"
+    rf"|({_H}:){{1,4}}(:{_H}){{1,3}}|({_H}:){{1,3}}(:{_H}){{1,4}}|({_H}:){{1,2}}(:{_H}){{1,5}}"
+    rf"|{_H}:(:{_H}){{1,6}}|:((:{_H}){{1,7}}|:))"
+)
+"""An IPv6 address without an embedded IPv4 part, as it appears between brackets in a URL."""
+URL_PATTERN = (
+    r"^[hH][tT][tT][pP][sS]?://([^\x00-\x20\x7f/?#@]*@)?"
+    rf"(\[{IPV6}\]|[^\x00-\x20\x7f/?#@:\[\]]+)"
+    r"(:([0-9]{0,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?"
+    r"([/?#][^\x00-\x20\x7f]*)?$"
+)
+"""An absolute http(s) URL with a host, without spaces or control characters (checked again, with the
+address rules, when the endpoint is saved)."""
 Url = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=2048, description="http(s) URL; https in production.")
+    str,
+    msgspec.Meta(
+        min_length=1, max_length=2048, pattern=URL_PATTERN, description="http(s) URL; https in production."
+    ),
 ]
 Description = Annotated[str, msgspec.Meta(max_length=500)]
 Events = Annotated[
@@ -24,12 +42,15 @@ Events = Annotated[
 ProjectIds = Annotated[
     list[str],
     msgspec.Meta(
-        max_length=100, description="Projects (ids) whose events to receive; empty or absent: every project."
+        max_length=100,
+        description="Projects (ids) whose events to receive; empty or absent: every project. "
+        "An id that is not one of the organization's projects is refused (400).",
+        extra_json_schema={"extra": {"items": {"type": "string", "format": "uuid"}}},
     ),
 ]
 
 
-class WebhookCreateBody(msgspec.Struct, kw_only=True):
+class WebhookCreateBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     url: Url
     events: Events = msgspec.field(default_factory=list)
     project_ids: ProjectIds = msgspec.field(default_factory=list)
@@ -37,7 +58,7 @@ class WebhookCreateBody(msgspec.Struct, kw_only=True):
     format: FormatName = "standard"
 
 
-class WebhookPatchBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+class WebhookPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Any subset of these fields."""
 
     url: Url | msgspec.UnsetType = msgspec.UNSET

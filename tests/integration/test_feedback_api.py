@@ -119,8 +119,11 @@ async def test_message_of_exactly_5000_characters_is_accepted(
 
 
 async def test_source_is_always_manual_through_the_api(client: AsyncTestClient, tenant: Tenant) -> None:
-    created = await create(client, tenant, source="Stripe")
-    assert created["source"] == "Manual"
+    refused = await client.post(
+        feedback_url(tenant), json={"message": "It works", "source": "Stripe"}, headers=tenant.headers
+    )
+    assert refused.status_code == 400 and "source" in refused.json()["details"]
+    assert (await create(client, tenant))["source"] == "Manual"
 
 
 async def test_list_is_newest_first_with_pagination(client: AsyncTestClient, tenant: Tenant) -> None:

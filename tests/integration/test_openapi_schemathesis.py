@@ -1,46 +1,83 @@
-"""The OpenAPI document the app serves is true: schemathesis generates valid and invalid requests for
-every operation in it and checks that none gives a server error, every status code is declared and
-every body matches its declared schema. Runs in-process (ASGI) on SQLite with a write token.
+"""The OpenAPI document the app serves is true, as schemathesis judges it against a running server
+(uvicorn, as in production) on SQLite and on PostgreSQL: every check, every phase (the documented
+examples, boundary coverage, random fuzzing, and stateful sequences that follow the document's links from a
+create to the get, patch and delete of what it made), zero failures.
 
-Operations added later are picked up from the document itself. Path ids named in `known_ids` are
-pinned to rows that exist, so successful responses are checked too; any other id is generated.
+Operations added later are picked up from the document itself. Ids of rows seeded here are handed to
+schemathesis for path parameters of the same name, so successful answers are checked too. Mintlify is a
+local stand-in that answers with no feedback, so a sync succeeds without leaving the machine.
+
+Two kinds of rule cannot be checked the way schemathesis assumes. DELETE on feedback, contact messages
+and ratings archives (the item stays readable, marked archived, and can be restored), so the check that
+a deleted resource answers 404 is left out for those (ARCHIVED_STAY_READABLE). And a few operations have rules
+across values that no schema can state (RULES_ACROSS_VALUES): for those, a 400 to a request the schema
+allows is accepted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-import schemathesis
-from hypothesis import HealthCheck, given, settings
-from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
 from app.config import Settings
 from app.db.config import build_db_config
-from app.main import create_app
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
-from tests import databases
+from tests.browser.harness import SECRET_KEY, LiveServer
 from tests.factories import Tenant, make_tenant
 
-CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
-EXAMPLES = 30
+MAX_EXAMPLES = 15
+MAX_SECONDS = 75
+"""The whole run's budget: fuzzing and stateful sequences repeat until it is spent."""
+ARCHIVED_STAY_READABLE = (
+    *("archiveFeedback", "getFeedback", "getFeedbackHistory"),
+    *("archiveMessage", "getMessage", "archiveRating", "getRating"),
+)
+RULES_ACROSS_VALUES = ("createWebhook", "patchWebhook", "getHelpfulStats", "getTypedStats", "getSeries")
+"""Operations with a rule no schema can state, answered 400 to a request that breaks it: an `until`
+earlier than `since`, a project id in `project_ids` that is not one of the organization's projects."""
 
 
-async def _seed(settings: Settings) -> tuple[Tenant, dict[str, str]]:
+class _EmptyMintlify(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b'{"feedback": [], "hasMore": false}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@pytest.fixture
+def mintlify() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _EmptyMintlify)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+async def _seed(database_url: str) -> tuple[Tenant, dict[str, str]]:
+    settings = Settings(database_url=database_url, secret_key=SECRET_KEY, webhook_allow_private=True)
     config = build_db_config(settings)
     try:
         tenant = await make_tenant(config.create_session_maker(), name="Schemathesis")
         async with config.create_session_maker()() as session:
             items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
             item = await items.create(message="Seed", path="/seed")
-            await items.update(item, {"status": "Active", "resolution_note": "Seeded", "archived": True})
+            await items.update(item, {"status": "Active", "resolution_note": "Seeded"})
             message = await ContactMessages(
                 session, operator_scope(tenant.project.org_id), tenant.project
             ).create(name="Seed", email="seed@example.org", message="Seeded message")
@@ -48,55 +85,66 @@ async def _seed(settings: Settings) -> tuple[Tenant, dict[str, str]]:
             webhooks = WebhookEndpoints(session, scope, settings)
             webhook = await webhooks.create(url="http://127.0.0.1:9/seed")
             delivery = await webhooks.send_test(webhook)
-        known_ids = {
+        return tenant, {
             "project_id": tenant.project_id,
+            "project_key": tenant.project_key,
             "feedback_id": str(item.id),
             "message_id": str(message.id),
             "webhook_id": str(webhook.id),
             "delivery_id": str(delivery.id),
         }
-        return tenant, known_ids
     finally:
         await config.get_engine().dispose()
 
 
-@pytest.fixture(scope="module")
-def seeded_schema(
-    sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[schemathesis.BaseSchema, Tenant, dict[str, str]]:
-    url = databases.sqlite_copy(sqlite_template, tmp_path_factory.mktemp("schemathesis"))
-    app_settings = Settings(database_url=url, secret_key="schemathesis-secret")
-    tenant, known_ids = asyncio.run(_seed(app_settings))
-    schema = schemathesis.openapi.from_asgi("/schema/openapi.json", create_app(app_settings))
-    # The token is sent on every call; generating (and breaking) it would turn every case into a 401.
-    schema.config.generation.update(with_security_parameters=False)
-    return schema, tenant, known_ids
+def _config(tenant: Tenant, known: dict[str, str]) -> str:
+    parameters = "\n".join(f'"{name}" = "{value}"' for name, value in known.items())
+    archiving = ", ".join(f'"{operation}"' for operation in ARCHIVED_STAY_READABLE)
+    across = ", ".join(f'"{operation}"' for operation in RULES_ACROSS_VALUES)
+    return f"""
+headers = {{ "X-API-Key" = "{tenant.token}" }}
+workers = 1
+generation.database = "none"
+
+[parameters]
+{parameters}
+
+[[operations]]
+include-operation-id = [{archiving}]
+checks.use_after_free.enabled = false
+
+[[operations]]
+include-operation-id = [{across}]
+checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 401, 403, 404]
+"""
 
 
-def test_api_conforms_to_its_openapi_document(
-    seeded_schema: tuple[schemathesis.BaseSchema, Tenant, dict[str, str]],
-) -> None:
-    # One hypothesis run per operation and mode (schemathesis' own pytest loader does not run on pytest 9),
-    # collecting every failure before reporting.
-    schema, tenant, known_ids = seeded_schema
-    failures: list[str] = []
-    operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) >= 7
-    for operation in operations:
-        pinned = {p.name: known_ids[p.name] for p in operation.path_parameters if p.name in known_ids}
-        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-
-            @given(case=operation.as_strategy(generation_mode=mode, path_parameters=pinned))
-            @settings(
-                max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
-            )
-            def conforms(case: schemathesis.Case) -> None:
-                case.call_and_validate(headers=tenant.headers, checks=CHECKS)
-
-            try:
-                conforms()
-            except Unsatisfiable:
-                continue  # nothing to break: e.g. the negative mode of an operation with only pinned ids
-            except Exception as failure:  # each failure is reported, the run goes on
-                failures.append(f"{operation.label} [{mode.value}]: {failure}")
-    assert not failures, "\n\n".join(failures)
+def test_api_conforms_to_its_openapi_document(database_url: str, tmp_path: Path, mintlify: str) -> None:
+    server = LiveServer(database_url, tmp_path)
+    tenant, known = asyncio.run(_seed(database_url))
+    server.start(
+        {
+            "HEARKEN_WEBHOOK_ALLOW_PRIVATE": "1",
+            "HEARKEN_RATE_LIMIT_CLIENT": "1000000/60",
+            "HEARKEN_RATE_LIMIT_PROJECT": "1000000/60",
+            "HEARKEN_MINTLIFY_API_URL": mintlify,
+        }
+    )
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(_config(tenant, known))
+    try:
+        run = subprocess.run(
+            [
+                *(str(Path(sys.executable).with_name("st")), "--config-file", str(config), "run"),
+                f"{server.base_url}/schema/openapi.json",
+                *("--checks", "all", "--phases", "examples,coverage,fuzzing,stateful"),
+                *("--max-examples", str(MAX_EXAMPLES), "--max-time", str(MAX_SECONDS), "--no-color"),
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=MAX_SECONDS + 120,
+        )
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-3000:]

@@ -1,0 +1,144 @@
+"""The OpenAPI document served at /schema: its configuration, readable operation ids, and the rules that hold
+for every route and so are written into the document once here rather than on each route.
+
+Rules applied to the generated document (each one is enforced by the server for every route):
+- an operation without a security requirement needs none: it says `security: []`;
+- every path parameter named `..._id` is a UUID (ids and project keys are UUIDs; anything else is 400);
+- request bodies refuse unknown fields (their structs forbid them) and NUL characters anywhere;
+- schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
+- each request body carries its example (`REQUEST_EXAMPLES`).
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from dataclasses import dataclass, fields
+from typing import Any
+
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
+from litestar.types import Method
+
+from app.schemas.examples import REQUEST_EXAMPLES
+from app.schemas.rating_requests import RATING_OBJECT_SCHEMA
+
+API_KEY = "ApiKey"
+VERBS = frozenset(
+    {
+        "list", "get", "create", "update", "patch", "delete", "archive", "remove", "enable", "disable",
+        "submit", "send", "retry", "receive", "sync", "export", "erase", "import", "invite", "revoke",
+        "accept", "confirm", "request", "reset", "verify", "check", "download", "set", "add", "restore",
+    }
+)  # fmt: skip
+"""Handler names that start with one of these already say what they do; others get the method's verb."""
+METHOD_VERBS = {"GET": "get", "POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
+NO_NUL = r"^[^\u0000]*$"
+EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCHEMA}
+"""Component schemas whose rules span fields (the rating value's type depends on `type`)."""
+
+
+def operation_id(handler: HTTPRouteHandler, method: Method, _path: list[Any]) -> str:
+    """camelCase from the handler's name (`list_feedback` -> `listFeedback`, `helpful_stats` ->
+    `getHelpfulStats`): stable across path changes, and what a generated client names its functions."""
+    words = handler.handler_name.strip("_").split("_")
+    if len(handler.http_methods) > 1 or words[0] not in VERBS:
+        name = str(getattr(method, "value", method)).upper()
+        words.insert(0, METHOD_VERBS.get(name, name.lower()))
+    return words[0].lower() + "".join(word.capitalize() for word in words[1:])
+
+
+def finish(document: dict[str, Any]) -> dict[str, Any]:
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    for name in EXPLICIT_SCHEMAS.keys() & schemas.keys():
+        schemas[name] = deepcopy(EXPLICIT_SCHEMAS[name])
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            operation.setdefault("security", [])
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path" and parameter["name"].endswith("_id"):
+                    parameter["schema"] = {**parameter["schema"], "format": "uuid"}
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                schema = content.get("schema", {})
+                _refuse_extras(schema, schemas, set())
+                name = schema.get("$ref", "").rsplit("/", 1)[-1]
+                if name in REQUEST_EXAMPLES:
+                    content["example"] = deepcopy(REQUEST_EXAMPLES[name])
+    _tidy_numbers(document)
+    return document
+
+
+def _tidy_numbers(node: Any) -> None:
+    """`int | float` is generated as oneOf integer, number; an integer matches both, which oneOf
+    forbids, so the number alone says it."""
+    if isinstance(node, dict):
+        choices = node.get("oneOf")
+        if isinstance(choices, list) and {"type": "number"} in choices and {"type": "integer"} in choices:
+            choices.remove({"type": "integer"})
+        for value in node.values():
+            _tidy_numbers(value)
+    elif isinstance(node, list):
+        for value in node:
+            _tidy_numbers(value)
+
+
+def _refuse_extras(
+    schema: dict[str, Any], schemas: dict[str, Any], seen: set[str], patterned: bool = False
+) -> None:
+    """Through a request body's schema: objects take only their properties, strings no NUL (unless a
+    pattern of their own, here or on the `oneOf` around them, already says which characters)."""
+    if ref := schema.get("$ref"):
+        name = ref.rsplit("/", 1)[-1]
+        if name not in seen:
+            seen.add(name)
+            _refuse_extras(schemas[name], schemas, seen)
+        return
+    patterned = patterned or "pattern" in schema or "enum" in schema or "format" in schema
+    if schema.get("type") == "string" and not patterned:
+        schema["pattern"] = NO_NUL
+    if "properties" in schema:
+        schema.setdefault("additionalProperties", False)
+    for key in ("properties", "patternProperties"):
+        for child in schema.get(key, {}).values():
+            _refuse_extras(child, schemas, seen)
+    for key in ("oneOf", "anyOf", "allOf", "prefixItems"):
+        for child in schema.get(key, []):
+            _refuse_extras(child, schemas, seen, patterned)
+    for key in ("items", "additionalProperties", "propertyNames"):
+        if isinstance(schema.get(key), dict):
+            _refuse_extras(schema[key], schemas, seen)
+
+
+class _FinishedOpenAPI(OpenAPI):
+    def to_schema(self) -> dict[str, Any]:
+        return finish(super().to_schema())
+
+
+@dataclass
+class _DocumentConfig(OpenAPIConfig):
+    def to_openapi_schema(self) -> OpenAPI:
+        generated = super().to_openapi_schema()
+        return _FinishedOpenAPI(**{field.name: getattr(generated, field.name) for field in fields(generated)})
+
+
+def openapi_config() -> OpenAPIConfig:
+    return _DocumentConfig(
+        title="Hearken",
+        version="1.0.0",
+        description="Visitor feedback and ratings: REST API and public collection endpoints.",
+        path="/schema",
+        operation_id_creator=operation_id,
+        use_handler_docstrings=True,
+        components=Components(
+            security_schemes={
+                API_KEY: SecurityScheme(
+                    type="apiKey",
+                    name="X-API-Key",
+                    security_scheme_in="header",
+                    description="Organization access token: oat_ followed by 43 URL-safe characters.",
+                )
+            }
+        ),
+    )

@@ -1,0 +1,50 @@
+"""One example of each request body, shown in the OpenAPI document and sent by its tests as they are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PROJECT_KEY = "0b9e7c3e-5f43-4a55-9a4e-2f6f1c1d8a10"
+CONTEXT = {"path": "/docs/getting-started", "version": "2.4.0", "submitted_by": "user_1842"}
+
+REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
+    "FeedbackCreateBody": {
+        "message": "The export button does nothing on Safari.",
+        "type": "Bug",
+        "path": "/app/reports",
+        "metadata": {"browser": "Safari 18"},
+    },
+    "FeedbackPatchBody": {"status": "Resolved", "resolution_note": "Fixed in 2.4.1."},
+    "HelpfulRatingBody": {"value": True, **CONTEXT},
+    "TypedRatingBody": {"rating": {"type": "star", "value": 4, "max_stars": 5}, "context": CONTEXT},
+    "WebhookCreateBody": {"url": "https://hooks.example.com/hearken", "events": ["feedback.created"]},
+    "WebhookPatchBody": {"enabled": False},
+    "StripeIntegrationBody": {"signing_secret": "whsec_5f0c1b2a9d8e7f6a5b4c3d2e1f0a9b8c"},
+    "MintlifyIntegrationBody": {"project_id": "acme-docs", "api_key": "mint_3f9a0c7e1b5d"},
+    "PublicHelpfulRatingBody": {
+        "project_key": PROJECT_KEY,
+        "value": False,
+        **CONTEXT,
+        "metadata": {"reason": "missing_information"},
+    },
+    "PublicTypedRatingBody": {
+        "project_key": PROJECT_KEY,
+        "rating": {"type": "nps", "value": 9},
+        "context": CONTEXT,
+    },
+    "PublicFeedbackBody": {
+        "project_key": PROJECT_KEY,
+        "message": "A dark mode would be easier on the eyes.",
+        "type": "Feature",
+        **CONTEXT,
+    },
+    "PublicContactBody": {
+        "project_key": PROJECT_KEY,
+        "name": "Ada Lovelace",
+        "email": "ada@example.com",
+        "subject": "Pricing",
+        "message": "Do you offer a plan for non-profits?",
+        "path": "/pricing",
+    },
+}
+"""Keyed by the body's schema name in the document."""
