@@ -4,7 +4,8 @@ for every route and so are written into the document once here rather than on ea
 Rules applied to the generated document (each one is enforced by the server for every route):
 - an operation without a security requirement needs none: it says `security: []`;
 - every path parameter named `..._id` is a UUID (ids and project keys are UUIDs; anything else is 400);
-- request bodies refuse unknown fields (their structs forbid them) and NUL characters anywhere;
+- a parameter is absent or has a value, never null;
+- request bodies refuse unknown fields (their structs forbid them); bodies and parameters refuse NUL;
 - schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
 - each request body carries its example (`REQUEST_EXAMPLES`).
 """
@@ -58,6 +59,8 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
                 continue
             operation.setdefault("security", [])
             for parameter in operation.get("parameters", []):
+                parameter["schema"] = _never_null(parameter["schema"])
+                _refuse_extras(parameter["schema"], schemas, set())
                 if parameter["in"] == "path" and parameter["name"].endswith("_id"):
                     parameter["schema"] = {**parameter["schema"], "format": "uuid"}
             for content in operation.get("requestBody", {}).get("content", {}).values():
@@ -68,6 +71,24 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
                     content["example"] = deepcopy(REQUEST_EXAMPLES[name])
     _tidy_numbers(document)
     return document
+
+
+def _never_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A parameter is absent or has a value: `str | None` in a handler's signature means "optional",
+    which `required: false` already says, never a null (which a query string cannot carry)."""
+    schema = dict(schema)
+    if isinstance(schema.get("type"), list):
+        kinds = [kind for kind in schema["type"] if kind != "null"]
+        schema["type"] = kinds[0] if len(kinds) == 1 else kinds
+    if "enum" in schema:
+        schema["enum"] = [value for value in schema["enum"] if value is not None]
+    if "oneOf" in schema:
+        choices = [choice for choice in schema.pop("oneOf") if choice != {"type": "null"}]
+        if len(choices) == 1:
+            schema = {**choices[0], **schema}
+        else:
+            schema["oneOf"] = choices
+    return schema
 
 
 def _tidy_numbers(node: Any) -> None:

@@ -1,5 +1,5 @@
-"""NUL characters are refused in JSON and form bodies: PostgreSQL cannot store them in text, and no field
-needs one.
+"""NUL characters are refused in JSON and form bodies and in query strings: PostgreSQL can neither store
+nor compare them in text, and no field needs one.
 
 JSON can carry NUL only as the escape \\u0000. A body without that escape is passed at the cost of one
 bytes search; one with it is decoded generically to name the first field holding a NUL, so the client
@@ -10,6 +10,7 @@ followed by "u0000" (a harmless text): the walk finds no NUL then, and the body 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 import msgspec
 from litestar.datastructures import FormMultiDict
@@ -56,3 +57,12 @@ def refuse_nul_in_form(form: FormMultiDict) -> None:
     for name, value in form.multi_items():
         if "\x00" in name or (isinstance(value, str) and "\x00" in value):
             raise InvalidRequest(name.replace("\x00", "") or "body", "must not contain NUL characters")
+
+
+def refuse_nul_in_query(query_string: bytes) -> None:
+    """A query string carries NUL only percent-encoded; one bytes search passes every other."""
+    if b"%00" not in query_string:
+        return
+    for name, value in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
+        if "\x00" in name or "\x00" in value:
+            raise InvalidRequest(name.replace("\x00", "") or "query", "must not contain NUL characters")

@@ -15,7 +15,6 @@ from app.public.cors import PREFLIGHT_HEADERS
 from app.public.paths import PUBLIC_PATHS
 from app.state import ingest_of
 
-
 ALLOW = {"Allow": "OPTIONS, POST"}
 """What every public path answers to, as a 405 on it says too."""
 
