@@ -7,7 +7,8 @@ Rules applied to the generated document (each one is enforced by the server for 
 - a parameter is absent or has a value, never null;
 - request bodies refuse unknown fields (their structs forbid them); bodies and parameters refuse NUL;
 - schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
-- each request body carries its example (`REQUEST_EXAMPLES`).
+- each request body carries its example (`REQUEST_EXAMPLES`);
+- an export answers a CSV or NDJSON file (`EXPORT_ANSWER`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 from litestar.types import Method
 
+from app.exports.response import MEDIA_TYPES
 from app.schemas.examples import REQUEST_EXAMPLES
 from app.schemas.rating_requests import RATING_OBJECT_SCHEMA
 
@@ -35,6 +37,13 @@ VERBS = frozenset(
 """Handler names that start with one of these already say what they do; others get the method's verb."""
 METHOD_VERBS = {"GET": "get", "POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
 NO_NUL = r"^[^\u0000]*$"
+EXPORT_ANSWER = {
+    "description": "The file, streamed: CSV with a header row (format=csv) or a JSON object a line (ndjson).",
+    "content": {
+        media_type.split(";")[0]: {"schema": {"type": "string"}} for media_type in MEDIA_TYPES.values()
+    },
+}
+"""What an export operation (export...) answers: a streamed file whose type follows `format`."""
 EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCHEMA}
 """Component schemas whose rules span fields (the rating value's type depends on `type`)."""
 
@@ -58,6 +67,8 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             operation.setdefault("security", [])
+            if operation["operationId"].startswith("export"):
+                operation["responses"]["200"].update(EXPORT_ANSWER)
             for parameter in operation.get("parameters", []):
                 parameter["schema"] = _never_null(parameter["schema"])
                 _refuse_extras(parameter["schema"], schemas, set())

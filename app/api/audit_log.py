@@ -23,6 +23,8 @@ from tenants.scope import OrgScope
 async def audit_log(
     db_session: AsyncSession, org_scope: OrgScope, page: Page = 1, limit: Limit = 20
 ) -> AuditLogPage:
+    """Each entry names the action, its target, the acting token or member and when; it needs a token
+    of the organization, like every route here."""
     entries, total = await AuditLog(db_session, org_scope).page(page=page, limit=limit)
     return AuditLogPage(
         entries=[AuditEntryOut.of(e) for e in entries],

@@ -64,6 +64,8 @@ class ContactMessageController(Controller):
         archived: bool = False,
         format: ExportFormat = "csv",
     ) -> Stream:
+        """Every matching message in one download, read from a cursor as it is sent; CSV cells
+        that a spreadsheet would run as formulas are defused."""
         query = (
             CONTACT_MESSAGES.select()
             .where(*contact_messages.conditions(search=search, archived=archived))

@@ -97,6 +97,8 @@ class FeedbackController(Controller):
         sort: FeedbackSort = "-created_at",
         format: ExportFormat = "csv",
     ) -> Stream:
+        """Every matching item in one download, read from a cursor as it is sent; CSV cells that
+        a spreadsheet would run as formulas are defused."""
         query = FEEDBACK.select().where(*where.conditions(project.id)).order_by(*feedback_order(sort))
         return export_response(state.session_maker, project, FEEDBACK, query, format)
 

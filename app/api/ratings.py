@@ -120,6 +120,7 @@ class RatingController(Controller):
         ] = False,
         format: ExportFormat = "csv",
     ) -> Stream:
+        """Every matching rating in one download, read from a cursor as it is sent."""
         start, end = parse_bounds(since, until)
         where = rating_conditions(
             project.id, rating_type=type, path=path, since=start, until=end, archived=archived
