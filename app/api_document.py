@@ -24,6 +24,7 @@ from litestar.types import Method
 
 from app.exports.response import MEDIA_TYPES
 from app.schemas.examples import REQUEST_EXAMPLES
+from app.schemas.privacy import ERASURE_BODY_RULE
 from app.schemas.rating_requests import RATING_OBJECT_SCHEMA
 
 API_KEY = "ApiKey"
@@ -46,6 +47,8 @@ EXPORT_ANSWER = {
 """What an export operation (export...) answers: a streamed file whose type follows `format`."""
 EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCHEMA}
 """Component schemas whose rules span fields (the rating value's type depends on `type`)."""
+SCHEMA_RULES: dict[str, dict[str, Any]] = {"ErasureBody": ERASURE_BODY_RULE}
+"""Rules across fields added to a generated component schema."""
 
 
 def operation_id(handler: HTTPRouteHandler, method: Method, _path: list[Any]) -> str:
@@ -62,6 +65,8 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     for name in EXPLICIT_SCHEMAS.keys() & schemas.keys():
         schemas[name] = deepcopy(EXPLICIT_SCHEMAS[name])
+    for name in SCHEMA_RULES.keys() & schemas.keys():
+        schemas[name].update(deepcopy(SCHEMA_RULES[name]))
     for item in document.get("paths", {}).values():
         for operation in item.values():
             if not isinstance(operation, dict) or "responses" not in operation:

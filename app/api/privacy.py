@@ -21,6 +21,7 @@ from tenants.scope import OrgScope
     responses=error_responses(400, 401, 403, 413, 415),
 )
 async def erase(data: ErasureBody, db_session: AsyncSession, org_scope: OrgScope) -> ErasedOut:
+    """Needs submitted_by, email or both; the answer counts what was deleted. Cannot be undone."""
     erased = await Erasure(db_session, org_scope).erase(
         Person(submitted_by=data.submitted_by, email=data.email)
     )

@@ -43,6 +43,7 @@ class ProjectController(Controller):
     async def patch_project(
         self, project: Project, projects: Projects, data: ProjectPatchBody, request: Request[Any, Any, Any]
     ) -> ProjectOut:
+        """Only the fields sent change; the answer is the project as stored."""
         body = await strict_body(request, data)  # "30" is not a number of days
         changes = {k: v for k, v in msgspec.structs.asdict(body).items() if v is not msgspec.UNSET}
         await projects.update(project, **changes)

@@ -14,6 +14,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
         "path": "/app/reports",
         "metadata": {"browser": "Safari 18"},
     },
+    "ProjectPatchBody": {
+        "name": "Docs",
+        "allowed_origins": ["https://docs.example.com"],
+        "retention_days": 365,
+    },
+    "ErasureBody": {"email": "ada@example.com"},
     "FeedbackPatchBody": {"status": "Resolved", "resolution_note": "Fixed in 2.4.1."},
     "HelpfulRatingBody": {"value": True, **CONTEXT},
     "TypedRatingBody": {"rating": {"type": "star", "value": 4, "max_stars": 5}, "context": CONTEXT},

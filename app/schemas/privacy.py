@@ -8,7 +8,7 @@ from app.schemas.fields import ContactEmail, SubmittedBy
 
 
 class ErasureBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """At least one of the two."""
+    """At least one of the two (ERASURE_BODY_RULE says so in the OpenAPI document)."""
 
     submitted_by: SubmittedBy | None = None
     email: ContactEmail | None = None
@@ -18,3 +18,11 @@ class ErasedOut(msgspec.Struct):
     feedback: int
     ratings: int
     contact_messages: int
+
+
+ERASURE_BODY_RULE = {
+    "anyOf": [
+        {"required": ["submitted_by"], "properties": {"submitted_by": {"type": "string"}}},
+        {"required": ["email"], "properties": {"email": {"type": "string"}}},
+    ]
+}

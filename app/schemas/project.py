@@ -38,10 +38,29 @@ class ProjectList(msgspec.Struct):
     projects: list[ProjectOut]
 
 
-class ProjectPatchBody(msgspec.Struct, kw_only=True):
+ProjectName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[^\x00]*\S[^\x00]*$",
+        description="1 to 200 characters, not only spaces (leading and trailing spaces are dropped).",
+    ),
+]
+ProjectDescription = Annotated[str, msgspec.Meta(max_length=2000)]
+Origins = Annotated[
+    list[str],
+    msgspec.Meta(
+        description="Origins (scheme://host[:port], or https://*.host) widgets may send from; each is "
+        "checked and normalized, and one that is not a valid origin is refused (400).",
+    ),
+]
+
+
+class ProjectPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Any of the fields; origins are validated and normalized; retention_days null keeps data forever."""
 
-    name: str | msgspec.UnsetType = msgspec.UNSET
-    description: str | msgspec.UnsetType = msgspec.UNSET
-    allowed_origins: list[str] | msgspec.UnsetType = msgspec.UNSET
+    name: ProjectName | msgspec.UnsetType = msgspec.UNSET
+    description: ProjectDescription | msgspec.UnsetType = msgspec.UNSET
+    allowed_origins: Origins | msgspec.UnsetType = msgspec.UNSET
     retention_days: Annotated[int, msgspec.Meta(ge=30, le=3650)] | msgspec.UnsetType | None = msgspec.UNSET
