@@ -5,6 +5,7 @@ Rules applied to the generated document (each one is enforced by the server for 
 - an operation without a security requirement needs none: it says `security: []`;
 - every path parameter named `..._id` is a UUID (ids and project keys are UUIDs; anything else is 400);
 - a parameter is absent or has a value, never null;
+- every route can answer 503, and one that reads a body 413 and 415, each with the error body;
 - request bodies refuse unknown fields (their structs forbid them); bodies and parameters refuse NUL;
 - schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
 - each request body carries its example (`REQUEST_EXAMPLES`);
@@ -38,6 +39,7 @@ VERBS = frozenset(
 """Handler names that start with one of these already say what they do; others get the method's verb."""
 METHOD_VERBS = {"GET": "get", "POST": "create", "PUT": "set", "PATCH": "update", "DELETE": "delete"}
 NO_NUL = r"^[^\u0000]*$"
+ERROR_BODY = "#/components/schemas/ErrorBody"
 EXPORT_ANSWER = {
     "description": "The file, streamed: CSV with a header row (format=csv) or a JSON object a line (ndjson).",
     "content": {
@@ -72,6 +74,7 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             operation.setdefault("security", [])
+            _every_error_answer(operation)
             if operation["operationId"].startswith("export"):
                 operation["responses"]["200"].update(EXPORT_ANSWER)
             for parameter in operation.get("parameters", []):
@@ -87,6 +90,19 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
                     content["example"] = deepcopy(REQUEST_EXAMPLES[name])
     _tidy_numbers(document)
     return document
+
+
+def _every_error_answer(operation: dict[str, Any]) -> None:
+    """Answers any route can give, whatever its handler declares: 503 when the database does not answer,
+    and for a route that reads a body, 413 (over 64 KiB) and 415 (not JSON)."""
+    statuses = {503: "unavailable"}
+    if "requestBody" in operation:
+        statuses |= {413: "payload_too_large", 415: "unsupported_media_type"}
+    for status, code in statuses.items():
+        operation["responses"].setdefault(
+            str(status),
+            {"description": code, "content": {"application/json": {"schema": {"$ref": ERROR_BODY}}}},
+        )
 
 
 def _never_null(schema: dict[str, Any]) -> dict[str, Any]:

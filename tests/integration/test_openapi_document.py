@@ -108,6 +108,8 @@ def test_request_bodies_refuse_unknown_fields_and_carry_an_example(document: dic
 def test_every_error_answer_documents_its_error_body(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
     for path, method, operation in operations(document):
+        always = {"503"} | ({"413", "415"} if "requestBody" in operation else set())
+        assert always <= set(operation["responses"]), (method, path)
         for status, response in operation["responses"].items():
             if int(status) < 400:
                 continue
