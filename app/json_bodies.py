@@ -2,7 +2,8 @@
 Content-Type. A request without a Content-Type is read as JSON, so minimal server-to-server
 clients keep working; form-reading routes (the console) are not affected. Before any handler sees them,
 JSON bodies are checked for NUL characters, deep nesting and values only a lax reading accepts, and forms
-(in every encoding the framework parses) and query strings for NUL characters."""
+(in every encoding the framework parses) and query strings for NUL characters; query parameters are
+read strictly (app.query_params)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from app.errors import UnsupportedMediaType
 from app.ingest import first_header
 from app.json_nesting import refuse_deep_nesting
 from app.nul_characters import refuse_nul_characters, refuse_nul_in_form, refuse_nul_in_query
+from app.query_params import refuse_ambiguous_query
 from app.strict_body import refuse_lax_values
 
 FORM_MEDIA_TYPES = frozenset({RequestEncodingType.URL_ENCODED.value, RequestEncodingType.MULTI_PART.value})
@@ -45,6 +47,7 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
     more than the check itself on the hottest paths (which is also why it reads the raw header)."""
     handler = request.route_handler
     refuse_nul_in_query(request.scope["query_string"])
+    refuse_ambiguous_query(handler, request.scope["query_string"])
     content_type = first_header(request.scope, b"content-type")
     if reads_json_body(handler):
         if content_type is not None and not _read_as_json(content_type, handler):

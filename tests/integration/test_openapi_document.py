@@ -21,6 +21,7 @@ from app.config import Settings
 from app.main import create_app
 from tenants.api_key_auth import ApiKeyAuthentication
 from tests import databases
+from tests.factories import Tenant
 
 CAMEL_CASE = re.compile(r"^[a-z]+([A-Z][a-z0-9]*)*$")
 METHODS = ("get", "put", "post", "patch", "delete")
@@ -28,14 +29,14 @@ ANY_ID = "0190b2b4-0000-7000-8000-000000000000"
 
 
 @pytest.fixture(scope="module")
-def app(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Litestar:
+def document_app(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Litestar:
     url = databases.sqlite_copy(sqlite_template, tmp_path_factory.mktemp("document"))
     return create_app(Settings(database_url=url, secret_key="document-tests"))
 
 
 @pytest.fixture(scope="module")
-def document(app: Litestar) -> dict[str, Any]:
-    return app.openapi_schema.to_schema()
+def document(document_app: Litestar) -> dict[str, Any]:
+    return document_app.openapi_schema.to_schema()
 
 
 def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -67,11 +68,11 @@ def test_every_operation_has_one_tag_a_summary_and_a_description(document: dict[
 
 
 def test_the_api_key_is_required_exactly_where_the_server_requires_it(
-    app: Litestar, document: dict[str, Any]
+    document_app: Litestar, document: dict[str, Any]
 ) -> None:
     assert document["components"]["securitySchemes"]["ApiKey"]["name"] == "X-API-Key"
     checked = 0
-    for route in app.routes:
+    for route in document_app.routes:
         if not isinstance(route, HTTPRoute):
             continue
         for handler in route.route_handlers:
@@ -119,9 +120,9 @@ def test_every_error_answer_documents_its_error_body(document: dict[str, Any]) -
 
 
 async def test_allow_on_options_and_405_lists_the_documented_methods(
-    app: Litestar, document: dict[str, Any]
+    document_app: Litestar, document: dict[str, Any]
 ) -> None:
-    async with AsyncTestClient(app=app) as client:
+    async with AsyncTestClient(app=document_app) as client:
         for path, item in document["paths"].items():
             url = re.sub(r"\{[^}]+\}", ANY_ID, path)
             documented = {method.upper() for method in item if method in METHODS} | {"OPTIONS"}
@@ -131,3 +132,21 @@ async def test_allow_on_options_and_405_lists_the_documented_methods(
             refused = await client.request(missing, url)
             assert refused.status_code == 405, (missing, path)
             assert set(refused.headers["allow"].split(", ")) == documented, (missing, path)
+
+
+async def test_query_parameters_are_read_as_strictly_as_documented(
+    client: AsyncTestClient[Litestar], tenant: Tenant
+) -> None:
+    feedback = f"/api/v1/projects/{tenant.project_id}/feedback"
+    for query, field in (
+        ("type=null", "type"),
+        ("type=Bug&type=Bug", "type"),
+        ("archived=true&archived=false", "archived"),
+    ):
+        refused = await client.get(f"{feedback}?{query}", headers=tenant.headers)
+        assert refused.status_code == 400 and refused.json()["details"].startswith(field), query
+    ratings = await client.get(
+        f"/api/v1/projects/{tenant.project_id}/ratings?value=null", headers=tenant.headers
+    )
+    assert ratings.status_code == 400
+    assert (await client.get(f"{feedback}?search=null", headers=tenant.headers)).status_code == 200
