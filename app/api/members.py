@@ -19,6 +19,8 @@ from tenants.scope import OrgScope
     responses=error_responses(401),
 )
 async def list_members(db_session: AsyncSession, org_scope: OrgScope) -> MemberList:
+    """Each member's user_id, email, role and when they joined: the user_id is what a feedback item's
+    assignee takes."""
     members = await Members(db_session, org_scope).list()
     return MemberList(
         members=[MemberOut(str(m.user_id), m.email, m.role, iso_z(m.joined_at)) for m in members]

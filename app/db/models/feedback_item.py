@@ -11,9 +11,8 @@ from advanced_alchemy.types import JsonB
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from tenants.models.user import User
-
 from app.db.models.field_rules import PATH_MAX_LENGTH, SUBMITTED_BY_MAX_LENGTH, VERSION_MAX_LENGTH
+from tenants.models.user import User
 
 
 class FeedbackStatus(enum.StrEnum):
