@@ -21,6 +21,12 @@ from app.schemas.fields import (
 
 FeedbackTypeName = literal_of(FeedbackType)
 FeedbackStatusName = literal_of(FeedbackStatus)
+Assignee = Annotated[
+    UUID,
+    msgspec.Meta(
+        description="A member's user_id (GET /members), or null for nobody; anyone else is refused (400)."
+    ),
+]
 ResolutionNote = Annotated[str, msgspec.Meta(max_length=5000)]
 
 
@@ -44,7 +50,7 @@ class FeedbackPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     status: FeedbackStatusName | msgspec.UnsetType = msgspec.UNSET
     resolution_note: ResolutionNote | msgspec.UnsetType | None = msgspec.UNSET
     archived: bool | msgspec.UnsetType = msgspec.UNSET
-    assignee: UUID | msgspec.UnsetType | None = msgspec.UNSET
+    assignee: Assignee | msgspec.UnsetType | None = msgspec.UNSET
     """A member's user_id (GET /members), or null; assigning a New item makes it Assigned."""
 
 

@@ -41,12 +41,13 @@ MAX_SECONDS = 75
 SEED = 20261125
 """The whole run's budget: fuzzing and stateful sequences repeat until it is spent."""
 RULES_ACROSS_VALUES = (
-    *("createWebhook", "patchWebhook", "patchProject"),
+    *("createWebhook", "patchWebhook", "patchProject", "patchFeedback"),
     *("getHelpfulStats", "getTypedStats", "getSeries", "exportRatings"),
 )
 """Operations with a rule no schema can state, answered 400 to a request that breaks it: an `until`
 earlier than `since`, a project id in `project_ids` that is not one of the organization's projects, an
-allowed origin that is not a valid origin (the rules of host names and public suffixes)."""
+allowed origin that is not a valid origin (the rules of host names and public suffixes), an assignee that
+is not a member of the organization."""
 
 
 class _EmptyMintlify(BaseHTTPRequestHandler):
