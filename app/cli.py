@@ -54,11 +54,12 @@ def _run(work: Callable[[AsyncSession], Awaitable[T]]) -> T:
     """Run one unit of work in a session against the configured database; errors end the command."""
     from app.config import get_settings
     from app.db.config import build_db_config
+    from app.db.transactions import unit_of_work
 
     async def _go() -> T:
         config = build_db_config(get_settings())
         try:
-            async with config.get_session() as session:
+            async with unit_of_work(config.create_session_maker()) as session:
                 return await work(session)
         finally:
             await config.get_engine().dispose()

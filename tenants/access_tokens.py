@@ -58,7 +58,7 @@ class AccessTokens:
             created_by=created_by,
         )
         self.session.add(record)
-        await self.session.commit()
+        await self.session.flush()
         return IssuedToken(record=record, token=token)
 
     async def list(self) -> list[AccessToken]:
@@ -82,10 +82,10 @@ class AccessTokens:
         record = await self.get(token_id)
         if record.revoked_at is None:
             record.revoked_at = utc_now()
-            await self.session.commit()
+            await self.session.flush()
         return record
 
     async def delete(self, token_id: UUID) -> None:
         record = await self.get(token_id)
         await self.session.delete(record)
-        await self.session.commit()
+        await self.session.flush()

@@ -72,19 +72,19 @@ async def authenticate(session: AsyncSession, email: str, password: str) -> User
 
 
 async def change_password(session: AsyncSession, user_id: UUID, current: str, new: str) -> User:
-    """Set a new password after checking the current one. Commits."""
+    """Set a new password after checking the current one. In the caller's transaction."""
     user = await _with_password(session, user_id, current)
     user.password_hash = await hash_password(check_password(new))
-    await session.commit()
+    await session.flush()
     return user
 
 
 async def rehash_password(session: AsyncSession, user_id: UUID, current: str) -> User:
     """The same password under a new salt: the hash changes, and with it what every session was stamped
-    with at sign-in. Commits."""
+    with at sign-in. In the caller's transaction."""
     user = await _with_password(session, user_id, current)
     user.password_hash = await hash_password(current)
-    await session.commit()
+    await session.flush()
     return user
 
 
@@ -111,12 +111,12 @@ async def change_email(
 
 
 async def set_language(session: AsyncSession, user_id: UUID, language: str) -> None:
-    """The language of the mail this user receives. Commits."""
+    """The language of the mail this user receives, in the caller's transaction."""
     if language not in LANGUAGES:
         raise InvalidRequest("language", f"must be one of {', '.join(LANGUAGES)}")
     user = await session.get_one(User, user_id)
     user.language = language
-    await session.commit()
+    await session.flush()
 
 
 async def first_membership(session: AsyncSession, user: User) -> Membership | None:

@@ -84,7 +84,7 @@ class Invitations:
 
     async def cancel(self, invitation_id: UUID) -> None:
         await self.session.delete(await self._get(invitation_id))
-        await self.session.commit()
+        await self.session.flush()
 
     async def _get(self, invitation_id: UUID) -> Invitation:
         record = await self.session.scalar(
@@ -125,5 +125,5 @@ async def accept_invitation(session: AsyncSession, secret: str, password: str) -
     record.accepted_at = utc_now()
     joining = operator_scope(record.org_id, actor=record.email)  # the invitation is the permission
     membership = await Members(session, joining).add(user.id, record.role)
-    await session.commit()
+    await session.flush()
     return user, membership

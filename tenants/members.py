@@ -61,7 +61,8 @@ class Members:
         return membership
 
     async def add(self, user_id: UUID, role: str) -> Membership:
-        """Join a user to the organization (an existing membership keeps its role). Commits."""
+        """Join a user to the organization (an existing membership keeps its role), in the caller's
+        transaction."""
         existing = await self.session.scalar(
             select(Membership).where(Membership.org_id == self.org_id, Membership.user_id == user_id)
         )
@@ -69,7 +70,7 @@ class Members:
             return existing
         membership = Membership(org_id=self.org_id, user_id=user_id, role=check_role(role).value)
         self.session.add(membership)
-        await self.session.commit()
+        await self.session.flush()
         return membership
 
     async def change_role(self, membership_id: UUID, role: str) -> Membership:
@@ -78,7 +79,7 @@ class Members:
         if membership.role == Role.OWNER and new_role != Role.OWNER:
             await self._unless_last_owner(membership, update(Membership).values(role=new_role.value))
         membership.role = new_role.value
-        await self.session.commit()
+        await self.session.flush()
         return membership
 
     async def remove(self, membership_id: UUID) -> None:
@@ -87,7 +88,7 @@ class Members:
             await self._unless_last_owner(membership, delete(Membership))
         else:
             await self.session.delete(membership)
-        await self.session.commit()
+        await self.session.flush()
 
     async def _unless_last_owner(self, membership: Membership, statement: Update | Delete) -> None:
         await self.session.execute(
@@ -109,7 +110,6 @@ class Members:
             ).execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
-            await self.session.rollback()
             raise InvalidRequest("role", "the organization must keep at least one owner")
         if isinstance(statement, Delete):
             self.session.expunge(membership)

@@ -46,7 +46,8 @@ async def create_organization(
     session: AsyncSession, *, name: str, owner_email: str, owner_password: str, owner_language: str = "en"
 ) -> Organization:
     """A new organization whose owner is the user with this email (created if new, with the language of
-    the mail it will receive; an operator's word counts as a confirmed address). Commits."""
+    the mail it will receive; an operator's word counts as a confirmed address), in the caller's
+    transaction."""
     org = await add_organization(
         session,
         name=name,
@@ -55,7 +56,6 @@ async def create_organization(
         owner_language=owner_language,
         email_confirmed=True,
     )
-    await session.commit()
     return org
 
 
@@ -85,4 +85,5 @@ async def add_organization(
     session.add(org)
     await session.flush()
     session.add(Membership(org_id=org.id, user_id=user.id, role=Role.OWNER.value))
+    await session.flush()
     return org

@@ -50,7 +50,7 @@ async def open_reset(session: AsyncSession, secret: str) -> tuple[PasswordReset,
 
 
 async def reset_password(session: AsyncSession, secret: str, new_password: str) -> User:
-    """Set the new password and use up every open link of the account. Commits."""
+    """Set the new password and use up every open link of the account, in the caller's transaction."""
     record, user = await open_reset(session, secret)
     user.password_hash = await hash_password(check_password(new_password))
     now = utc_now()
@@ -62,7 +62,6 @@ async def reset_password(session: AsyncSession, secret: str, new_password: str) 
         .execution_options(synchronize_session=False)
     )
     if used.rowcount != 1:  # type: ignore[attr-defined]
-        await session.rollback()
         raise NotFound(UNKNOWN_LINK)
     await session.execute(
         update(PasswordReset)
@@ -70,5 +69,5 @@ async def reset_password(session: AsyncSession, secret: str, new_password: str) 
         .values(used_at=now)
         .execution_options(synchronize_session=False)
     )
-    await session.commit()
+    await session.flush()
     return user

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.cache_generation import CacheGeneration
 from app.db.directory_cache import DirectoryCache
+from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.models import AccessToken, TokenScope
 
@@ -73,7 +74,7 @@ class TokenDirectory:
             return
         self._last_touched[grant.token_id] = now
         moment = utc_now()
-        async with self._session_maker() as session:
+        async with unit_of_work(self._session_maker) as session:
             await session.execute(
                 update(AccessToken)
                 .where(AccessToken.id == grant.token_id)
@@ -85,4 +86,3 @@ class TokenDirectory:
                 )
                 .values(last_used_at=moment)
             )
-            await session.commit()

@@ -17,6 +17,7 @@ from litestar.stores.memory import MemoryStore
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
+from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.members import Members
 from tenants.models import User
@@ -36,7 +37,7 @@ def use_memory_stores(app: Litestar) -> None:
 async def add_user(
     session_maker: async_sessionmaker[AsyncSession], org_id: UUID, email: str, role: str
 ) -> User:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         user = User(email=email, password_hash=await hash_password(PASSWORD), email_verified_at=utc_now())
         session.add(user)
         await session.commit()

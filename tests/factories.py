@@ -8,6 +8,7 @@ from uuid import UUID
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Project
+from app.db.transactions import unit_of_work
 from app.services.projects import Projects
 from tenants.access_tokens import AccessTokens
 from tenants.models import Organization
@@ -47,7 +48,7 @@ async def make_tenant(
     origins: tuple[str, ...] = DEFAULT_ORIGINS,
 ) -> Tenant:
     """An organization with a write token, a read token and one project."""
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         org = Organization(name=name)
         session.add(org)
         await session.commit()
@@ -66,6 +67,6 @@ async def add_project(
     name: str,
     origins: tuple[str, ...] = (),
 ) -> Project:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(tenant.org_id, "tests")
         return await Projects(session, scope).create(name=name, allowed_origins=list(origins))

@@ -95,8 +95,6 @@ class ProjectsController(Controller):
                 retention_days=retention_days_of(data.retention_days),
             )
         except InvalidRequest as exc:
-            await projects.session.rollback()
-            await projects.session.refresh(project)
             return render(
                 request,
                 "project.html",

@@ -75,7 +75,6 @@ class WebhooksController(Controller):
         try:
             created = await webhooks.create(**values)
         except InvalidRequest as exc:
-            await db_session.rollback()
             return await self._page(
                 request, db_session, webhooks, status_code=400, errors=field_error(exc), values=values
             )

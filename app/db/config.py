@@ -18,6 +18,7 @@ from app.config import Settings
 from app.db import audit_trail  # noqa: F401  (registers the audit log's flush listener)
 from app.db.cache_generation import cache_generation
 from app.db.tracked_session import CACHE_GENERATION, TrackedSession
+from app.db.transactions import commit_before_send
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 
@@ -67,6 +68,7 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
         ),
         create_all=False,
     )
+    config.before_send_handler = commit_before_send(config.session_scope_key)
     if settings.is_sqlite:
         tune_sqlite(config.get_engine().sync_engine)
     return config

@@ -35,7 +35,7 @@ def demo_is_ready(project: Project | None, origin: str) -> bool:
 
 
 async def ensure_demo_project(session: AsyncSession, origin: str) -> Project:
-    """Create the demo project, or add the server's origin to it. Commits."""
+    """Create the demo project, or add the server's origin to it, in the caller's transaction."""
     wanted = [normalize_origin(origin)]
     project = await find_demo_project(session)
     if project is None:
@@ -47,7 +47,7 @@ async def ensure_demo_project(session: AsyncSession, origin: str) -> Project:
             name="Demo site", description="Receives what the /demo page sends.", allowed_origins=wanted
         )
         project.key = DEMO_PROJECT_KEY
-        await session.commit()
+        await session.flush()
     elif any(origin not in project.allowed_origins for origin in wanted):
         await Projects(session, _scope(project.org_id)).update(
             project, allowed_origins=[*project.allowed_origins, *wanted]

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackSource, MintlifyIntegration, Project
+from app.db.transactions import unit_of_work
 from app.errors import NotFound
 from app.imports.claims import claim
 from app.imports.mintlify_api import FeedbackPage, MintlifyError, feedback_page
@@ -75,7 +76,7 @@ class MintlifyIntegrations(ProjectScoped):
             integration.newest_created_at = None
         integration.sealed_api_key = self.box.seal(api_key)
         integration.last_error = None
-        await self.session.commit()
+        await self.session.flush()
         return integration
 
     async def remove(self) -> None:
@@ -83,7 +84,7 @@ class MintlifyIntegrations(ProjectScoped):
         integration = await self.find()
         if integration is not None:
             await self.session.delete(integration)
-            await self.session.commit()
+            await self.session.flush()
 
 
 async def import_mintlify_feedback(
@@ -135,7 +136,7 @@ async def _store_page(
     records = [feedback for feedback in map(page_feedback, page.items) if feedback is not None]
     newest = max((record.created_at for record in records), default=None)
     added = 0
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         project = await session.get(Project, project_id)
         if project is None:
             return 0, newest
@@ -151,7 +152,6 @@ async def _store_page(
                 created_at=record.created_at,
             )
             added += 1
-        await session.commit()
     return added, newest
 
 
@@ -177,8 +177,7 @@ async def _record(
             later = now + timedelta(seconds=max(error.retry_after, settings.mintlify_sync_seconds))
             values["next_sync_at"] = later
         logger.warning("mintlify import %s failed: %s", integration_id, error.words)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await session.execute(
             update(MintlifyIntegration).where(MintlifyIntegration.id == integration_id).values(**values)
         )
-        await session.commit()

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import MintlifyIntegration
+from app.db.transactions import unit_of_work
 from app.imports.mintlify_api import MintlifyError
 from app.imports.mintlify_integrations import import_mintlify_feedback
 from app.timestamps import utc_now
@@ -37,7 +38,7 @@ async def claim_due_imports(
 ) -> list[UUID]:
     """The integrations whose import is due, claimed by this process until the next interval."""
     now = utc_now()
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         claimed = await session.scalars(
             update(MintlifyIntegration)
             .where(MintlifyIntegration.next_sync_at <= now)
@@ -45,7 +46,6 @@ async def claim_due_imports(
             .returning(MintlifyIntegration.id)
         )
         ids = list(claimed)
-        await session.commit()
     return ids
 
 

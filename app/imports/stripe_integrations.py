@@ -56,7 +56,7 @@ class StripeIntegrations(ProjectScoped):
             integration = StripeIntegration(project_id=self.project.id, sealed_signing_secret="")
             self.session.add(integration)
         integration.sealed_signing_secret = self.box.seal(signing_secret)
-        await self.session.commit()
+        await self.session.flush()
         return integration
 
     async def remove(self) -> None:
@@ -64,7 +64,7 @@ class StripeIntegrations(ProjectScoped):
         integration = await self.find()
         if integration is not None:
             await self.session.delete(integration)
-            await self.session.commit()
+            await self.session.flush()
 
 
 async def receive_stripe_event(

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import OutboundEmail
+from app.db.transactions import unit_of_work
 from app.mail.compose import ComposedMail, email_message
 from app.mail.outbox import MAIL_JOB, open_mail
 from app.mail.smtp import SmtpServer
@@ -126,14 +127,13 @@ class MailSender:
     async def _mark_sent(self, ids: list[UUID]) -> None:
         """Sent, so never sent again, and the message (its links) is no longer kept."""
         try:
-            async with self._session_maker() as session:
+            async with unit_of_work(self._session_maker) as session:
                 await session.execute(
                     update(OutboundEmail)
                     .where(OutboundEmail.id.in_(ids))
                     .values(sent_at=utc_now(), sealed_message="")
                     .execution_options(synchronize_session=False)
                 )
-                await session.commit()
         except Exception:  # the job's own result is saved next; only a crash in between could resend
             logger.exception("mail: marking %d sent mails failed", len(ids))
 

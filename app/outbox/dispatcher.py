@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.operations.metrics import OUTBOX_ATTEMPTS
 from app.outbox.handler import ClaimedJob, JobHandler, Outcome
 from app.outbox.queue import claim, finish
@@ -105,7 +106,7 @@ class Dispatcher:
 
     async def _claim(self, limit: int) -> list[ClaimedJob]:
         try:
-            async with self._session_maker() as session:
+            async with unit_of_work(self._session_maker) as session:
                 return await claim(session, list(self._handlers), limit, self._lease_seconds)
         except Exception:
             logger.exception("outbox: claiming due jobs failed; trying again at the next poll")
@@ -139,7 +140,7 @@ class Dispatcher:
             while not self._results.empty():
                 group.append(self._results.get_nowait())
             try:
-                async with self._session_maker() as session:
+                async with unit_of_work(self._session_maker) as session:
                     saved = await finish(session, group)
                 if saved < len(group):
                     logger.warning(

@@ -90,13 +90,11 @@ CLAIM = (
 async def claim(
     session: AsyncSession, kinds: Sequence[str], limit: int, lease_seconds: float
 ) -> list[ClaimedJob]:
-    """Lease up to `limit` due jobs of these kinds, oldest due first, and commit the lease."""
+    """Lease up to `limit` due jobs of these kinds, oldest due first, in the caller's unit of work."""
     now = utc_now()
     lease = now + timedelta(seconds=lease_seconds)
     rows = await session.execute(CLAIM, {"now": now, "lease": lease, "limit": limit, "kinds": list(kinds)})
-    claimed = [ClaimedJob(id=id_, kind=kind, attempts=attempts, lease=lease) for id_, kind, attempts in rows]
-    await session.commit()
-    return claimed
+    return [ClaimedJob(id=id_, kind=kind, attempts=attempts, lease=lease) for id_, kind, attempts in rows]
 
 
 async def finish(
@@ -128,7 +126,7 @@ async def finish(
         }
         saved.update(await _save(session, ids, lease, values))
     session.add_all([record for job, outcome, _ in results if job.id in saved for record in outcome.records])
-    await session.commit()
+    await session.flush()
     return len(saved)
 
 

@@ -25,7 +25,7 @@ class ContactMessages(ProjectScoped):
         path: str | None = None,
         version: str | None = None,
     ) -> ContactMessage:
-        """Store a new message and commit before returning."""
+        """Store a new message in the caller's transaction."""
         record = ContactMessage(
             project_id=self.project.id,
             name=name,
@@ -39,7 +39,6 @@ class ContactMessages(ProjectScoped):
         await record_events(self.session, self.project.org_id, [contact_message_created(record)])
         await self.session.flush()  # the message's id, for the news of it
         queue_notification(self.session, self.project.id, "contact", record.id)
-        await self.session.commit()
         return record
 
     def conditions(self, *, search: str | None = None, archived: bool = False) -> list[ColumnElement[bool]]:
@@ -70,12 +69,12 @@ class ContactMessages(ProjectScoped):
     async def archive(self, record: ContactMessage) -> None:
         """Soft delete; archiving twice changes nothing."""
         record.archived = True
-        await self.session.commit()
+        await self.session.flush()
 
     async def purge(self, record: ContactMessage) -> None:
         """Delete the message for good."""
         await self.session.delete(record)
-        await self.session.commit()
+        await self.session.flush()
 
 
 def contact_conditions(

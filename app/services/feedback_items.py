@@ -105,7 +105,7 @@ class FeedbackItems(ProjectScoped):
         metadata: dict[str, Any] | None = None,
         created_at: datetime | None = None,
     ) -> FeedbackItem:
-        """Store a new item and commit before returning. `created_at` is for imports, which keep the
+        """Store a new item in the caller's transaction. `created_at` is for imports, which keep the
         time the feedback was given upstream."""
         # One clock reading: the two column defaults would read it twice, at times a millisecond apart.
         now = utc_now()
@@ -128,7 +128,6 @@ class FeedbackItems(ProjectScoped):
         await record_events(self.session, self.project.org_id, [feedback_created(item)])
         await self.session.flush()  # the item's id, for the news of it
         queue_notification(self.session, self.project.id, "feedback", item.id)
-        await self.session.commit()
         return item
 
     def query(self, where: FeedbackFilter) -> Select[tuple[FeedbackItem]]:
@@ -169,7 +168,7 @@ class FeedbackItems(ProjectScoped):
         deltas, events = self._apply(item, changes, assignee)
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
-        await self.session.commit()
+        await self.session.flush()
         return item
 
     async def update_many(self, feedback_ids: Sequence[UUID], changes: FeedbackChanges) -> list[FeedbackItem]:
@@ -190,7 +189,7 @@ class FeedbackItems(ProjectScoped):
             events += item_events
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
-        await self.session.commit()
+        await self.session.flush()
         return items
 
     async def archive(self, item: FeedbackItem) -> FeedbackItem:
@@ -203,7 +202,7 @@ class FeedbackItems(ProjectScoped):
             self.session, [FeedbackItem.id == item.id, FeedbackItem.project_id == self.project.id]
         )
         self.session.expunge(item)
-        await self.session.commit()
+        await self.session.flush()
 
     async def history(self, item: FeedbackItem) -> list[FeedbackChange]:
         """Every recorded change of the item, oldest first."""

@@ -29,7 +29,7 @@ class Inviter:
 async def invite(
     session: AsyncSession, settings: Settings, inviter: Inviter, *, email: str, role: str
 ) -> IssuedInvitation:
-    """A new invitation, mailed. Commits."""
+    """A new invitation, mailed, in the caller's transaction."""
     issued = Invitations(session, inviter.scope).issue(email=email, role=role, created_by=inviter.user_id)
     await _mail(session, settings, inviter, issued)
     return issued
@@ -38,7 +38,8 @@ async def invite(
 async def invite_again(
     session: AsyncSession, settings: Settings, inviter: Inviter, invitation_id: UUID
 ) -> IssuedInvitation:
-    """A new link for a pending (or expired) invitation, mailed; the old link stops working. Commits."""
+    """A new link for a pending (or expired) invitation, mailed; the old link stops working;
+    in the caller's transaction."""
     issued = await Invitations(session, inviter.scope).renew(invitation_id)
     await _mail(session, settings, inviter, issued)
     return issued
@@ -61,4 +62,4 @@ async def _mail(
         values={"inviter": inviter.email, "organization": inviter.org_name, "role": record.role},
     )
     queue_mail(session, settings.secret_key, mail)
-    await session.commit()
+    await session.flush()

@@ -35,4 +35,4 @@ async def mail_password_reset(session: AsyncSession, settings: Settings, email: 
         return
     issue_reset(session, user, secret)
     queue_sealed(session, mail, sealed)
-    await session.commit()
+    await session.flush()

@@ -100,7 +100,7 @@ class Projects:
             allowed_origins=normalize_origins(allowed_origins or []),
         )
         self.session.add(project)
-        await self.session.commit()
+        await self.session.flush()
         return project
 
     async def update(
@@ -112,25 +112,29 @@ class Projects:
         allowed_origins: list[str] | None = None,
         retention_days: int | UnsetType | None = UNSET,
     ) -> Project:
-        """Changes what is given; `retention_days=None` keeps data forever."""
+        """Every field is checked before any is changed, so a refused update leaves the project as it was;
+        `retention_days=None` keeps data forever."""
         require(self.scope, Access.ADMIN)
         self._require_own(project)
-        if retention_days is not UNSET:
-            project.retention_days = check_retention_days(retention_days)  # type: ignore[arg-type]
-        if name is not None:
-            project.name = check_name(name)
-        if description is not None:
-            project.description = check_description(description)
-        if allowed_origins is not None:
-            project.allowed_origins = normalize_origins(allowed_origins)
-        await self.session.commit()
+        changes = {
+            "name": None if name is None else check_name(name),
+            "description": None if description is None else check_description(description),
+            "allowed_origins": None if allowed_origins is None else normalize_origins(allowed_origins),
+        }
+        kept = retention_days if retention_days is UNSET else check_retention_days(retention_days)  # type: ignore[arg-type]
+        for field, value in changes.items():
+            if value is not None:
+                setattr(project, field, value)
+        if kept is not UNSET:
+            project.retention_days = kept  # type: ignore[assignment]
+        await self.session.flush()
         return project
 
     async def delete(self, project: Project) -> None:
         require(self.scope, Access.ADMIN)
         self._require_own(project)
         await self.session.delete(project)
-        await self.session.commit()
+        await self.session.flush()
 
     def _require_own(self, project: Project) -> None:
         if project.org_id != self.scope.org_id:

@@ -17,9 +17,9 @@ from app.services.rating_stats import counted_total
 
 class Ratings(ProjectScoped):
     async def create(self, item: RatingInput) -> NewRating:
-        """Store one rating with its counters and commit before returning."""
+        """Store one rating with its counters in the caller's transaction."""
         [rating] = await add_ratings(self.session, [(self.project.id, item)])
-        await self.session.commit()
+        await self.session.flush()
         return rating
 
     async def page(
@@ -58,7 +58,7 @@ class Ratings(ProjectScoped):
     async def archive(self, rating_id: str) -> None:
         """Soft-delete; archiving an archived rating changes nothing (idempotent)."""
         await archive_rating(self.session, await self.get(rating_id))
-        await self.session.commit()
+        await self.session.flush()
 
 
 def rating_conditions(

@@ -78,5 +78,5 @@ class WebhookDeliveries:
     async def retry(self, state: DeliveryState) -> DeliveryState:
         """Attempt again now: a failed or succeeded delivery once more, a waiting one without its wait."""
         retry_now(self.session, state.job)
-        await self.session.commit()
+        await self.session.flush()
         return state

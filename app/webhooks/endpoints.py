@@ -70,7 +70,7 @@ class WebhookEndpoints:
             secret=new_secret(),
         )
         self.session.add(endpoint)
-        await self.session.commit()
+        await self.session.flush()
         return endpoint
 
     async def update(self, endpoint: WebhookEndpoint, changes: dict[str, Any]) -> WebhookEndpoint:
@@ -91,7 +91,7 @@ class WebhookEndpoints:
             checked["enabled"] = bool(changes["enabled"])
         for field, value in checked.items():
             setattr(endpoint, field, value)
-        await self.session.commit()
+        await self.session.flush()
         return endpoint
 
     async def delete(self, endpoint: WebhookEndpoint) -> None:
@@ -103,14 +103,14 @@ class WebhookEndpoints:
             )
         )
         await self.session.delete(endpoint)
-        await self.session.commit()
+        await self.session.flush()
 
     async def send_test(self, endpoint: WebhookEndpoint) -> WebhookDelivery:
         """Queue a webhook.test event for this endpoint alone, whatever events it subscribes to."""
         require(self.scope, Access.ADMIN)
         event = Event(TEST_EVENT, {"webhook_id": str(endpoint.id), "message": "A test event from Hearken."})
         delivery = queue_delivery(self.session, endpoint.id, TEST_EVENT, event.body())
-        await self.session.commit()
+        await self.session.flush()
         return delivery
 
     async def _checked_projects(self, project_ids: Sequence[str]) -> list[str]:

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import Rating
+from app.db.transactions import unit_of_work
 from tests import databases
 from tests.bench import seed
 from tests.bench.exports import describe, measure_export
@@ -188,7 +189,7 @@ def ingest_figures(
 
 
 async def stored_ratings(session_maker: async_sessionmaker[AsyncSession], project_id: Any) -> int:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return int(
             await session.scalar(
                 select(func.count()).select_from(Rating).where(Rating.project_id == project_id)

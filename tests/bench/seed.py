@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.transactions import unit_of_work
 from app.ingest import RatingInput, add_ratings
 from app.services.feedback_counters import apply_feedback_counts
 from app.services.projects import Projects
@@ -24,7 +25,7 @@ ORIGIN = "https://bench.example"
 
 async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> tuple[str, list[Project]]:
     """An organization with a write token and three projects: small, large ratings, large feedback."""
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         org = Organization(name="Bench")
         session.add(org)
         await session.commit()
@@ -65,7 +66,7 @@ async def ratings(
     for index, start in enumerate(range(0, count, batch)):
         version = f"2.{(days - index % days) // 30}"
         items = [(project_id, _rating(rng, version)) for _ in range(min(batch, count - start))]
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             await add_ratings(session, items, created_at=now - timedelta(days=index % days, minutes=index))
             await session.commit()
 
@@ -95,7 +96,7 @@ async def feedback(session_maker: async_sessionmaker[AsyncSession], project_id: 
                 }
             )
         deltas = [((project_id, False, row["status"], row["type"], row["source"]), 1) for row in rows]
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             await session.execute(insert(FeedbackItem), rows)
             await apply_feedback_counts(session, deltas)
             await session.commit()

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import JobStatus, OutboxJob
+from app.db.transactions import unit_of_work
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import WEBHOOK_JOB
 from tenants.scope import operator_scope
@@ -42,14 +43,14 @@ def feedback_script(project_key: str) -> str:
 async def _subscribe(session_maker: async_sessionmaker[AsyncSession], settings: Settings, url: str) -> Any:
     """A second organization with a project and one endpoint for every event; returns the project."""
     _, (project, *_) = await seed.tenant(session_maker)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(project.org_id, "bench")
         await WebhookEndpoints(session, scope, settings).create(url=url)
     return project
 
 
 async def _pending(session_maker: async_sessionmaker[AsyncSession]) -> int:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         count = await session.scalar(
             select(func.count())
             .select_from(OutboxJob)

@@ -6,6 +6,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from tenants.access_tokens import AccessTokens
 from tenants.models import AccessToken
 from tenants.scope import operator_scope
@@ -34,7 +35,7 @@ async def test_revoked_token_is_refused_on_the_next_request(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     assert (await client.get("/api/v1/projects", headers=tenant.headers)).status_code == 200
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         tokens = AccessTokens(session, operator_scope(tenant.org_id))
         record = next(t for t in await tokens.list() if t.label == "write")
         await tokens.revoke(record.id)
@@ -45,7 +46,7 @@ async def test_revoked_token_is_refused_on_the_next_request(
 async def test_deleted_token_is_refused(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         tokens = AccessTokens(session, operator_scope(tenant.org_id))
         record = next(t for t in await tokens.list() if t.label == "read")
         await tokens.delete(record.id)
@@ -56,7 +57,7 @@ async def test_use_records_last_used_and_stores_only_a_digest(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     await client.get("/api/v1/projects", headers=tenant.headers)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         tokens = await AccessTokens(session, operator_scope(tenant.org_id)).list()
     used = next(t for t in tokens if t.label == "write")
     assert used.last_used_at is not None

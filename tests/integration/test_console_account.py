@@ -7,6 +7,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from tenants.accounts import find_user
 from tenants.models import User
 from tests.console_helpers import PASSWORD, Console, errors_in
@@ -89,7 +90,7 @@ async def test_mail_language_follows_the_browser_at_sign_up_and_the_account_page
 
 
 async def language_of(session_maker: async_sessionmaker[AsyncSession], email: str) -> str:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         user = await find_user(session, email)
         assert user is not None
         return user.language

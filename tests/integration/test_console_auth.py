@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.main import create_app
 from tenants.models import Membership, Organization, User
 from tests.console_helpers import PASSWORD, Console, errors_in, use_memory_stores
@@ -45,7 +46,7 @@ async def test_signup_creates_organization_and_owner_and_signs_in(
     assert page.status_code == 200
     assert "Acme Docs" in page.text
     assert "founder@acme.example · owner" in page.text
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         user = await session.scalar(select(User).where(User.email == "founder@acme.example"))
         assert user is not None
         assert user.password_hash.startswith("$argon2id$")

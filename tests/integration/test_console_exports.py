@@ -10,6 +10,7 @@ import re
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
@@ -33,7 +34,7 @@ async def signed_in(
 async def test_feedback_downloads_carry_the_filters(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
         await items.create(message="=1+1 broken", type="Bug", source="Widget")
         await items.create(message="Nice", type="Praise", source="Widget")
@@ -53,7 +54,7 @@ async def test_feedback_downloads_carry_the_filters(
 async def test_ratings_and_contact_downloads(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="ada@example.org", message="Hi there"
         )

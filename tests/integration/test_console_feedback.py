@@ -8,6 +8,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import FeedbackItem
+from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
@@ -18,7 +19,7 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 
 async def seed(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) -> list[FeedbackItem]:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
         return [
             await items.create(
@@ -134,14 +135,14 @@ async def test_another_projects_feedback_is_not_found(
         follow_redirects=False,
     )
     assert bulk.status_code == 303
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert (await session.get(FeedbackItem, theirs.id)).status == "New"  # type: ignore[union-attr]
 
 
 async def test_contact_messages_list_detail_archive(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         messages = ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project)
         record = await messages.create(
             name="Ann", email="ann@x.example", message="Call me " + HOSTILE, subject="Hi"
@@ -165,7 +166,7 @@ async def test_a_stored_email_with_query_characters_cannot_prefill_a_mail(
 ) -> None:
     """Addresses stored before the strict rule keep rendering, but the mailto link names one recipient."""
     hostile = "help@victim.example?bcc=attacker%40evil.test&body=Hi"
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         record = await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Eve", email=hostile, message="Hello there"
         )

@@ -9,6 +9,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from tenants.members import Members
 from tenants.models import User
 from tenants.scope import operator_scope
@@ -141,7 +142,7 @@ async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
     second = await add_user(session_maker, tenant.org_id, "second@org-a.example", "owner")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         by_user = {
             member.user_id: member.membership_id
             for member in await Members(session, operator_scope(tenant.org_id)).list()
@@ -155,7 +156,7 @@ async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
                 console.post(f"/members/{by_user[second.id]}/role", {"role": "admin"}),
                 other.post(f"/members/{by_user[owner.id]}/role", {"role": "admin"}),
             )
-            async with session_maker() as session:
+            async with unit_of_work(session_maker) as session:
                 roles = [
                     member.role for member in await Members(session, operator_scope(tenant.org_id)).list()
                 ]

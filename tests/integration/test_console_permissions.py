@@ -7,6 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Project
+from app.db.transactions import unit_of_work
 from tenants.access_tokens import AccessTokens
 from tenants.members import Members
 from tenants.models import User
@@ -16,7 +17,7 @@ from tests.factories import Tenant
 
 
 async def project_names(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) -> list[str]:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return list(await session.scalars(select(Project.name).where(Project.org_id == tenant.org_id)))
 
 
@@ -47,7 +48,7 @@ async def test_a_member_reads_everything_but_cannot_do_an_admins_work(
         assert "only an owner" in response.text
     assert (await console.get("/projects/new")).status_code == 403
     assert await project_names(session_maker, tenant) == ["Org A docs"]
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert [t.label for t in await AccessTokens(session, operator_scope(tenant.org_id)).list()] == [
             "read",
             "write",
@@ -104,7 +105,7 @@ async def test_another_organizations_tokens_and_members_are_not_found(
     console: Console, owner: User, other_tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     other_owner = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         tokens = await AccessTokens(session, operator_scope(other_tenant.org_id)).list()
         membership = (await Members(session, operator_scope(other_tenant.org_id)).list())[0]
     await console.login(owner.email)
@@ -116,7 +117,7 @@ async def test_another_organizations_tokens_and_members_are_not_found(
         await console.post(f"/members/{membership.membership_id}/role", {"role": "member"})
     ).status_code == 404
     assert (await console.post(f"/members/{membership.membership_id}/remove")).status_code == 404
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert all(
             t.is_active for t in await AccessTokens(session, operator_scope(other_tenant.org_id)).list()
         )

@@ -7,6 +7,7 @@ import re
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
@@ -26,7 +27,7 @@ async def signed_in(console: Console, owner: User) -> Console:
 async def test_project_list_shows_feedback_rating_and_contact_counts(
     console: Console, owner: User, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
             message="Broken link"
         )

@@ -6,6 +6,7 @@ import re
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input, typed_input
 from app.schemas.rating_requests import HelpfulRatingBody, RatingContext, RatingObject, TypedRatingBody
 from tenants.models import User
@@ -25,7 +26,7 @@ async def test_ratings_page_shows_every_figure_and_the_pages_to_fix(
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
     votes = [("/install", False), ("/install", False), ("/install", True), ("/faq", False), ("/", True)]
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await add_ratings(
             session,
             [(tenant.project.id, helpful_input(HelpfulRatingBody(value=v, path=p))) for p, v in votes]

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from standardwebhooks import Webhook
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.models import User
 from tenants.scope import operator_scope
@@ -114,7 +115,7 @@ async def test_members_read_and_cannot_change(
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
     member = await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(tenant.org_id, "tests")
         endpoint = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/in")
     await console.login(member.email)
@@ -134,7 +135,7 @@ async def test_bad_urls_show_beside_the_field_and_other_orgs_are_not_found(
     settings: Settings,
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(other_tenant.org_id, "tests")
         theirs = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/theirs")
     await console.login(owner.email)

@@ -9,6 +9,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage
+from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from tenants.scope import operator_scope
 from tests.factories import Tenant
@@ -22,7 +23,7 @@ async def store(
     session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, **fields: Any
 ) -> ContactMessage:
     values = {"name": "Ada", "email": "ada@example.org", "message": "Hello there", **fields}
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             **values
         )

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Project
+from app.db.transactions import unit_of_work
 from app.demo.demo_project import DEMO_PROJECT_KEY, find_demo_project
 from app.main import create_app
 from app.services.contact_messages import ContactMessages
@@ -50,7 +51,7 @@ async def test_reading_the_demo_page_writes_nothing(
         ">Set up the demo project</button>" in page.text
         and f'data-project-key="{DEMO_PROJECT_KEY}"' not in page.text
     )
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(Project)) == 0
 
 
@@ -60,7 +61,7 @@ async def test_the_demo_project_allows_only_the_base_url_origin(
     await client.post("/demo/setup", headers={"Host": "evil.test:1234"}, follow_redirects=False)
     await client.get("/demo", headers={"Host": "evil.test:1234"})
     await set_up(client)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         project = await find_demo_project(session)
         assert project is not None and project.allowed_origins == [settings.base_url]
 
@@ -72,7 +73,7 @@ async def test_the_demo_lists_only_what_this_visitor_sent(
     page = (await client.get("/demo")).text
     marker = re.search(r'data-version="(demo-[0-9a-f]{32})"', page)
     assert marker is not None
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         project = await find_demo_project(session)
         assert project is not None
         contact = ContactMessages(session, operator_scope(project.org_id), project)

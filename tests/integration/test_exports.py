@@ -15,6 +15,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage
+from app.db.transactions import unit_of_work
 from app.exports import CONTACT_MESSAGES
 from app.exports.response import export_chunks
 from app.services.contact_messages import ContactMessages
@@ -181,7 +182,7 @@ async def test_ratings_export_matches_the_typed_list(client: AsyncTestClient, te
 async def test_contact_export_matches_the_list_and_defuses_formulas(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         service = ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project)
         for n, text in enumerate(TRICKY):
             await service.create(name=text[:200], email=f"p{n}@example.org", message=f"About: {text}")
@@ -208,7 +209,7 @@ async def test_a_large_export_streams_in_bounded_memory(
     """30,000 messages of 1 KB each make a 30 MB export; the server side never holds more than a few
     batches of it (the benchmark measures a million rows in a real server process)."""
     rows = 30_000
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         for start in range(0, rows, 5000):
             await session.execute(
                 insert(ContactMessage),

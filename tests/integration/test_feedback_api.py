@@ -9,6 +9,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import FeedbackSource
+from app.db.transactions import unit_of_work
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
 from tests.factories import Tenant
@@ -187,7 +188,7 @@ async def test_filters_by_status_type_path_and_source(
 ) -> None:
     bug = await create(client, tenant, type="Bug", status="Active", path="/pricing")
     idea = await create(client, tenant, type="Feature", path="/docs")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         imported = await FeedbackItems(
             session, operator_scope(tenant.project.org_id, "import"), tenant.project
         ).create(message="Cancelled: too expensive", source=FeedbackSource.STRIPE)

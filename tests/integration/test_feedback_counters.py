@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
+from app.db.transactions import unit_of_work
 from app.services.feedback_items import FeedbackFilter, FeedbackItems
 from app.services.projects import Projects
 from tenants.scope import operator_scope, token_scope
@@ -21,7 +22,7 @@ async def test_counted_totals_equal_recounts(
 ) -> None:
     rng = random.Random(5)
     statuses, types = list(FeedbackStatus), list(FeedbackType)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
         others = FeedbackItems(
             session, operator_scope(other_tenant.project.org_id, "tests"), other_tenant.project

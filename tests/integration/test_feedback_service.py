@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.services.feedback_items import FeedbackFilter, FeedbackItems
 from tenants.scope import operator_scope
 from tests.factories import Tenant, add_project
@@ -13,7 +14,7 @@ async def test_bulk_change_records_history_per_item_and_skips_other_projects(
     session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
 ) -> None:
     sibling = await add_project(session_maker, tenant, name="Sibling")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         inbox = FeedbackItems(
             session, operator_scope(tenant.project.org_id, "owner@example.org"), tenant.project
         )
@@ -28,7 +29,7 @@ async def test_bulk_change_records_history_per_item_and_skips_other_projects(
             ("status", "New", "Active")
         ]
         assert await inbox.history(second) == []
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         untouched = await FeedbackItems(session, operator_scope(sibling.org_id, "x"), sibling).get(
             elsewhere.id
         )
@@ -38,7 +39,7 @@ async def test_bulk_change_records_history_per_item_and_skips_other_projects(
 async def test_one_filter_serves_list_and_query(
     session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         inbox = FeedbackItems(
             session, operator_scope(tenant.project.org_id, "owner@example.org"), tenant.project
         )

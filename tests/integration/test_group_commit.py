@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import Rating, RatingCounter, RatingTotal
+from app.db.transactions import unit_of_work
 from app.errors import Unavailable
 from app.ingest import NewRating, RatingInput, add_ratings
 from app.ingest.batches import RatingBatches, rating_batches
@@ -44,7 +45,7 @@ async def test_a_row_that_cannot_be_stored_fails_alone(
     await writer.close()
     assert isinstance(outcomes[5], Unavailable)
     assert all(isinstance(o, NewRating) for i, o in enumerate(outcomes) if i != 5)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         stored = await session.scalar(select(func.count()).select_from(Rating))
     assert stored == 19
 
@@ -151,7 +152,7 @@ async def test_the_batch_writer_stores_every_column_as_add_ratings_does(
     async def stored(table: Table) -> dict[object, list[tuple[object, ...]]]:
         """Each project's rows, without their ids."""
         shown = [column for column in table.columns if column.name not in ("id", "project_id")]
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             rows = (await session.execute(select(table.c.project_id, *shown))).all()
         by_project: dict[object, list[tuple[object, ...]]] = {}
         for project_id, *values in rows:

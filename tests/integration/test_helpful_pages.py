@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Rating
+from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, archive_rating, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.helpful_pages import PageVotes, most_not_helpful
@@ -22,7 +23,7 @@ async def vote(session: AsyncSession, tenant: Tenant, path: str, *values: bool) 
 async def test_pages_ranked_by_not_helpful_votes(
     session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, other_tenant: Tenant
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await vote(session, tenant, "/install", False, False, True)
         await vote(session, tenant, "/faq", False, True, True, True)
         await vote(session, tenant, "/home", True)

@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.models import Invitation, User
 from tests.console_helpers import Console, add_user
@@ -48,7 +49,7 @@ def shown_link(html: str) -> str:
 
 
 async def invitation_id(session_maker: async_sessionmaker[AsyncSession], email: str) -> str:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         found = await session.scalar(select(Invitation.id).where(Invitation.email == email))
         return str(found)
 
@@ -82,7 +83,7 @@ async def test_resending_draws_a_new_link_for_another_seven_days(
     await console.get("/members")
     await console.post("/members/invitations", {"email": "late@org-a.example", "role": "member"})
     (first,) = await inbox.wait_for(1)
-    async with session_maker() as session:  # a week passes
+    async with unit_of_work(session_maker) as session:  # a week passes
         await session.execute(update(Invitation).values(expires_at=utc_now() - timedelta(minutes=1)))
         await session.commit()
     listing = (await console.get("/members")).text
@@ -94,7 +95,7 @@ async def test_resending_draws_a_new_link_for_another_seven_days(
     page = (await console.post(f"/members/invitations/{invitation}/resend")).text
     second = (await inbox.wait_for(2))[1]
     assert link_in(second, "/invitations/") == shown_link(page) != link_in(first, "/invitations/")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         record = await session.get_one(Invitation, invitation)
         assert timedelta(days=6, hours=23) < record.expires_at - utc_now() <= timedelta(days=7)
     async with AsyncTestClient(app=app) as other:

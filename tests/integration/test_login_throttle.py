@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from admin_ui.login_throttle import PER_CLIENT, PER_EMAIL_AND_CLIENT, SIGNUPS_PER_CLIENT
 from app.config import Settings
 from app.db.cache_generation import cache_generation
+from app.db.transactions import unit_of_work
 from app.main import create_app
 from app.services.projects import Projects
 from tenants.models import User
@@ -131,7 +132,7 @@ async def test_a_signup_leaves_the_workers_caches_alone(
     )
     assert created.status_code == 303
     assert await generation.current() == before
-    async with session_maker() as session:  # a change the caches do hold still moves it
+    async with unit_of_work(session_maker) as session:  # a change the caches do hold still moves it
         scope = operator_scope(tenant.org_id, "tests")
         await Projects(session, scope).create(name="Another")
     assert await generation.current() != before

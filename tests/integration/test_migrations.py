@@ -16,6 +16,7 @@ from uuid_utils.compat import uuid7
 from app.config import Settings
 from app.db.config import build_db_config
 from app.db.models import ALL_PATHS, Rating, RatingTotal, RatingType
+from app.db.transactions import unit_of_work
 from app.services.rating_stats import rating_stats, version_stats
 from tests.factories import Tenant
 
@@ -47,7 +48,7 @@ async def test_rating_totals_are_summed_from_existing_day_counters(
     project_id = tenant.project.id
     await asyncio.to_thread(_alembic(settings).downgrade, "0002")
     try:
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             rows = [
                 {"project_id": project_id, "rating_type": "nps", "path": path, "day": day,
                  "scale": 0, "value": value, "count": count}
@@ -56,7 +57,7 @@ async def test_rating_totals_are_summed_from_existing_day_counters(
             await session.execute(insert(OLD_COUNTERS), rows)
             await session.commit()
         await asyncio.to_thread(_alembic(settings).upgrade, "0003")
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             totals = (
                 await session.execute(
                     select(RatingTotal.path, RatingTotal.value, RatingTotal.count).where(
@@ -84,7 +85,7 @@ async def test_counters_are_rebuilt_by_version_and_reason_from_the_ratings(
         (1, None, None, False, 2),
     ]
     try:
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             for value, version, metadata, archived, day in ratings:
                 moment = datetime(2026, 5, day, 15, tzinfo=UTC)
                 session.add(
@@ -95,7 +96,7 @@ async def test_counters_are_rebuilt_by_version_and_reason_from_the_ratings(
             await session.commit()
     finally:
         await asyncio.to_thread(_alembic(settings).upgrade, "head")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         everything = await rating_stats(session, project, RatingType.HELPFUL)
         assert (everything.total, everything.reasons) == (6, {"inaccurate": 2})  # type: ignore[union-attr]
         versions = (await version_stats(session, project, RatingType.HELPFUL, "/a")).versions

@@ -29,6 +29,7 @@ import pytest
 
 from app.config import Settings
 from app.db.config import build_db_config
+from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.webhooks.endpoints import WebhookEndpoints
@@ -77,7 +78,7 @@ async def _seed(database_url: str) -> tuple[Tenant, dict[str, str]]:
     config = build_db_config(settings)
     try:
         tenant = await make_tenant(config.create_session_maker(), name="Schemathesis")
-        async with config.create_session_maker()() as session:
+        async with unit_of_work(config.create_session_maker()) as session:
             items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
             item = await items.create(message="Seed", path="/seed")
             await items.update(item, {"status": "Active", "resolution_note": "Seeded"})

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.models import PasswordReset, User
 from tests.console_helpers import PASSWORD, Console, errors_in
@@ -123,7 +124,7 @@ async def test_links_expire_after_60_minutes(
     await ask_for_link(console, owner.email)
     (mail,) = await inbox.wait_for(1)
     path = urlsplit(link_in(mail, "/password/reset/")).path
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await session.execute(update(PasswordReset).values(expires_at=utc_now() - timedelta(seconds=1)))
         await session.commit()
     assert (await console.get(path)).status_code == 404

@@ -6,6 +6,7 @@ from __future__ import annotations
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
@@ -50,7 +51,7 @@ async def test_feedback_purge_deletes_for_good_and_counts_stay_exact(
     assert await total(client, tenant, "") == 1
     projects = (await client.get("/api/v1/projects", headers=tenant.headers)).json()["projects"]
     assert projects[0]["feedback_count"] == 1
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await assert_counters_match_rows(session)
     refused = await client.delete(url(tenant, f"/feedback/{ids[2]}?purge=true"), headers=tenant.read_headers)
     assert refused.status_code == 403
@@ -61,7 +62,7 @@ async def test_feedback_purge_deletes_for_good_and_counts_stay_exact(
 async def test_contact_message_purge(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         record = await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="a@example.org", message="Hello"
         )
@@ -81,7 +82,7 @@ async def test_contact_message_purge(
 async def test_console_delete_permanently_is_for_admins(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         item = await FeedbackItems(
             session, operator_scope(tenant.project.org_id, "tests"), tenant.project
         ).create(message="Remove me")
@@ -107,5 +108,5 @@ async def test_console_delete_permanently_is_for_admins(
             f"/projects/{tenant.project_id}/{listing}",
         )
         assert (await console.get(page)).status_code == 404
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await assert_counters_match_rows(session)

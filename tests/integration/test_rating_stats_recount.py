@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import Rating, RatingType
+from app.db.transactions import unit_of_work
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
 from app.ingest.batches import RatingBatches, rating_batches
 from app.services.rating_stats import counted_total, rating_series, rating_stats, version_stats
@@ -182,7 +183,7 @@ async def test_every_answer_equals_a_recount(
 ) -> None:
     rng = random.Random(seed)
     project = tenant.project
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         batches = rating_batches(settings)
         await populate(session, batches, tenant, rng, monkeypatch)
         await batches.close()
@@ -242,7 +243,7 @@ async def test_series_points_equal_recounts(
     rng = random.Random(interval)
     project = tenant.project
     step = timedelta(days=7 if interval == "week" else 1)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         batches = rating_batches(settings)
         await populate(session, batches, tenant, rng, monkeypatch)
         await batches.close()

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import RateLimit, Settings
 from app.db.cache_generation import RedisGeneration
+from app.db.transactions import unit_of_work
 from app.ingest.budgets import Hit, RedisCounters
 from app.main import create_app
 from tenants.access_tokens import AccessTokens
@@ -63,7 +64,7 @@ async def test_a_process_that_lost_redis_trusts_no_cache(
     async with AsyncTestClient(app=create_app(settings)) as client:
         path = f"/api/v1/projects/{tenant.project_id}"
         assert (await client.get(path, headers=tenant.read_headers)).status_code == 200
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             tokens = AccessTokens(session, operator_scope(tenant.org_id))
             read = next(token for token in await tokens.list() if token.label == "read")
             await tokens.revoke(read.id)

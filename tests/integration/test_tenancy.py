@@ -21,6 +21,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
@@ -134,7 +135,7 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
 
     A new kind of id in a project route makes the test below fail until it is added here.
     """
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         feedback = await FeedbackItems(
             session, operator_scope(owner.project.org_id, "tests"), owner.project
         ).create(message="B's feedback")
@@ -188,7 +189,7 @@ async def foreign_org_resources(
 
     A new kind of id in an organization route makes the test below fail until it is added here.
     """
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(owner.org_id, "tests")
         webhooks = WebhookEndpoints(session, scope, settings)
         webhook = await webhooks.create(url="http://127.0.0.1:9/never")

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import app.imports.mintlify_api
 from app.config import Settings
 from app.db.models import MintlifyIntegration
+from app.db.transactions import unit_of_work
 from tests.factories import Tenant
 from tests.fake_mintlify import FakeMintlify, Refusal, running
 
@@ -70,7 +71,7 @@ async def test_enabling_never_returns_the_key_and_stores_it_encrypted(
     }
     got = await client.get(url(tenant), headers=tenant.read_headers)
     assert got.json() == body and API_KEY not in got.text
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         sealed = await session.scalar(select(MintlifyIntegration.sealed_api_key))
     assert sealed and API_KEY not in sealed and "SECRET" not in sealed
 

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackItem, MintlifyIntegration
+from app.db.transactions import unit_of_work
 from app.imports.mintlify_integrations import MintlifyIntegrations
 from app.imports.mintlify_schedule import claim_due_imports, run_due_imports
 from app.imports.secret_box import secret_box
@@ -39,7 +40,7 @@ def fake() -> Iterator[FakeMintlify]:
 async def due_integration(
     session_maker: async_sessionmaker[AsyncSession], settings: Settings, tenant: Tenant
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         integration = await MintlifyIntegrations(
             session, operator_scope(tenant.org_id), tenant.project, secret_box(SECRET_KEY), settings
         ).enable("proj_docs", API_KEY)
@@ -52,7 +53,7 @@ async def due_integration(
 
 
 async def stored(session_maker: async_sessionmaker[AsyncSession]) -> int:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return int(await session.scalar(select(func.count()).select_from(FeedbackItem)) or 0)
 
 
@@ -73,13 +74,13 @@ async def test_a_due_import_runs_and_a_failure_is_kept_for_next_time(
     await due_integration(session_maker, settings, tenant)
     fake.refuse_next(Refusal(status=429, headers={"Retry-After": "7200"}))
     await run_due_imports(session_maker, settings)  # does not raise
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         integration = await session.scalar(select(MintlifyIntegration))
         assert integration is not None and integration.last_error and "429" in integration.last_error
         assert integration.next_sync_at > utc_now() + timedelta(
             seconds=7000
         )  # Retry-After beyond the interval
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await session.execute(
             update(MintlifyIntegration).values(next_sync_at=utc_now() - timedelta(seconds=1))
         )

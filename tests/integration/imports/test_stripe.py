@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import FeedbackItem, StripeIntegration
+from app.db.transactions import unit_of_work
 from tests.factories import Tenant
 
 SECRET = "whsec_test0123456789abcdefghijklmnop"
@@ -71,7 +72,7 @@ async def stripe_feedback(client: AsyncTestClient, tenant: Tenant) -> list[dict[
 
 
 async def feedback_rows(session_maker: async_sessionmaker[AsyncSession]) -> int:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return int(await session.scalar(select(func.count()).select_from(FeedbackItem)) or 0)
 
 
@@ -94,7 +95,7 @@ async def test_the_secret_is_stored_encrypted(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     await enable(client, tenant)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         stored = await session.scalar(select(StripeIntegration.sealed_signing_secret))
     assert stored and SECRET not in stored and "test0123456789" not in stored
 

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Rating
+from app.db.transactions import unit_of_work
 
 ALLOWED = "https://site.example"
 
@@ -62,7 +63,7 @@ SUCCESS = {
 
 async def stored_rows(session_maker: async_sessionmaker[AsyncSession]) -> int:
     """Ratings, feedback items and contact messages, all projects together."""
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         total = 0
         for model in (Rating, FeedbackItem, ContactMessage):
             total += await session.scalar(select(func.count()).select_from(model)) or 0

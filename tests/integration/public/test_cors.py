@@ -7,6 +7,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.transactions import unit_of_work
 from app.services.projects import Projects
 from tenants.scope import operator_scope
 from tests.factories import Tenant, add_project
@@ -166,7 +167,7 @@ async def test_an_origin_removed_is_refused_on_the_next_request(
     assert (
         "access-control-allow-origin" in (await client.options("/api/v1/ratings", headers=PREFLIGHT)).headers
     )
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         projects = Projects(session, operator_scope(tenant.org_id, "tests"))
         await projects.update(await projects.get(tenant.project_id), allowed_origins=["https://new.example"])
     assert (await client.post("/api/v1/rating/submit", json=body, headers=PREFLIGHT)).status_code == 403
@@ -183,7 +184,7 @@ async def test_a_deleted_project_is_404_on_the_next_request(
 ) -> None:
     body = valid_bodies(tenant.project_key)["/api/v1/rating/submit"]
     assert (await client.post("/api/v1/rating/submit", json=body)).status_code == 204
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         projects = Projects(session, operator_scope(tenant.org_id, "tests"))
         await projects.delete(await projects.get(tenant.project_id))
     assert (await client.post("/api/v1/rating/submit", json=body)).status_code == 404

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import RateLimit, Settings
 from app.db.cache_generation import cache_generation
 from app.db.models import ALL_PATHS, Rating, RatingCounter
+from app.db.transactions import unit_of_work
 from app.errors import NotFound, OriginNotAllowed, RateLimited, Unavailable
 from app.ingest import NewRating, RatingInput
 from app.ingest.batches import rating_batches
@@ -63,7 +64,7 @@ async def intake(
 
 
 async def count(session_maker: async_sessionmaker[AsyncSession], *where: Any) -> int:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return int(await session.scalar(select(func.count()).select_from(Rating).where(*where)) or 0)
 
 
@@ -79,7 +80,7 @@ async def test_concurrent_submissions_share_transactions_and_are_all_stored_and_
     )
     assert len({r.id for r in results}) == 300
     assert intake._group_commit.transactions < 300 / 5  # type: ignore[attr-defined]
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         counted = await session.scalar(
             select(func.sum(RatingCounter.count)).where(
                 RatingCounter.project_id == tenant.project.id, RatingCounter.path == ALL_PATHS

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.config import build_db_config
+from app.db.transactions import unit_of_work
 from app.services.projects import Projects
 from tenants.access_tokens import AccessTokens
 from tenants.scope import operator_scope
@@ -141,7 +142,7 @@ async def _token_id(settings: Settings, tenant: Tenant) -> str:
 async def _set_origins(settings: Settings, tenant: Tenant, origins: list[str]) -> None:
     config = build_db_config(settings)
     maker: async_sessionmaker[AsyncSession] = config.create_session_maker()  # type: ignore[assignment]
-    async with maker() as session:
+    async with unit_of_work(maker) as session:
         projects = Projects(session, operator_scope(tenant.org_id, "tests"))
         await projects.update(await projects.get(tenant.project_id), allowed_origins=origins)
     await config.get_engine().dispose()

@@ -11,12 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Rating
+from app.db.transactions import unit_of_work
 from tests.factories import Tenant
 from tests.integration.public.conftest import ALLOWED, SUCCESS, stored_rows, valid_bodies
 
 
 async def _one(session_maker: async_sessionmaker[AsyncSession], model: type) -> object:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         rows = list(await session.scalars(select(model)))
     assert len(rows) == 1
     return rows[0]

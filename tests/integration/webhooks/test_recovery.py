@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import OutboxJob
+from app.db.transactions import unit_of_work
 from app.main import create_app
 from app.outbox import Dispatcher, Outcome
 from app.outbox.queue import claim, finish
@@ -31,14 +32,14 @@ from tests.receivers import Receiver, Script, receiver
 async def subscribe(
     session_maker: async_sessionmaker[AsyncSession], settings: Settings, tenant: Tenant, url: str
 ) -> str:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         scope = operator_scope(tenant.org_id, "tests")
         endpoint = await WebhookEndpoints(session, scope, settings).create(url=url)
         return endpoint.secret
 
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
             message=message
         )
@@ -78,7 +79,7 @@ async def test_an_attempt_cut_short_is_made_again_after_its_lease(
             try:
                 requests = await slow.wait_for(2, seconds=10)
                 for _ in range(100):
-                    async with session_maker() as session:
+                    async with unit_of_work(session_maker) as session:
                         job = await session.scalar(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB))
                     if job is not None and job.status == "succeeded":
                         break
@@ -94,16 +95,16 @@ async def test_a_result_saved_after_the_lease_was_taken_over_is_dropped(
 ) -> None:
     await subscribe(session_maker, settings, tenant, hook.url)
     await add_feedback(session_maker, tenant, "Claimed twice")
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         (stale,) = await claim(session, ["webhook"], 10, lease_seconds=-1)  # a lease already over
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         (current,) = await claim(session, ["webhook"], 10, lease_seconds=60)
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert await finish(session, [(stale, Outcome(ok=True), [1.0])]) == 0
         assert await claim(session, ["webhook"], 10, lease_seconds=60) == []
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert await finish(session, [(current, Outcome(ok=False, error="nope"), [1.0])]) == 1
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         job = await session.scalar(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB))
     assert job is not None and (job.status, job.attempts, job.last_error, job.locked_until) == (
         "pending",
@@ -141,6 +142,6 @@ async def test_two_server_processes_deliver_each_event_once(
             await asyncio.sleep(1.0)
     ids = Counter(request.headers["webhook-id"] for request in hook.requests)
     assert len(ids) == events and set(ids.values()) == {1}
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         jobs = list(await session.scalars(select(OutboxJob).where(OutboxJob.kind == WEBHOOK_JOB)))
     assert {(job.status, job.attempts) for job in jobs} == {("succeeded", 1)}
