@@ -68,7 +68,7 @@ async def choice_of(session: AsyncSession, org_id: UUID, project_id: UUID, user_
 async def choose(
     session: AsyncSession, org_id: UUID, project_id: UUID, user_id: UUID, *, feedback: str, contact: str
 ) -> None:
-    """Save a member's choice for a project. Commits."""
+    """Save a member's choice for a project, in the caller's transaction."""
     for field, value in (("feedback", feedback), ("contact", contact)):
         if value not in {f.value for f in Frequency}:
             raise InvalidRequest(field, "must be each, daily or off")
@@ -84,4 +84,4 @@ async def choose(
         )
         session.add(setting)
     setting.feedback, setting.contact = feedback, contact
-    await session.commit()
+    await session.flush()

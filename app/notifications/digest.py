@@ -29,6 +29,7 @@ from app.db.models import (
     NotificationSetting,
     Project,
 )
+from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
 from app.notifications.unsubscribe import ALL_PROJECTS, unsubscribe_url
 from tenants.models import Membership, User
@@ -55,14 +56,13 @@ async def send_digests(session_maker: async_sessionmaker[AsyncSession], settings
         )
     queued = 0
     for user_id in users:
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:  # the day's claim with its mail, or neither
             if not await _claim(session, user_id, day):
                 continue
             mail = await _digest(session, settings, user_id, day)
             if mail is not None:
                 queue_mail(session, settings.secret_key, mail)
                 queued += 1
-            await session.commit()
     return queued
 
 

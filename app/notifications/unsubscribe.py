@@ -52,7 +52,7 @@ def read_link(settings: Settings, token: str) -> Unsubscribe:
 
 
 async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
-    """Turn the link's mail off. Commits."""
+    """Turn the link's mail off, in the caller's transaction."""
     if link.kind == "digest":
         for column in (NotificationSetting.feedback, NotificationSetting.contact):
             await session.execute(
@@ -60,7 +60,6 @@ async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
                 .where(NotificationSetting.user_id == link.user_id, column == Frequency.DAILY.value)
                 .values({column.key: Frequency.OFF.value})
             )
-        await session.commit()
         return
     project = await session.scalar(select(Project).where(Project.id == UUID(link.project)))
     if project is None:

@@ -36,7 +36,8 @@ def is_confirmed(settings: Settings, email_verified_at: object) -> bool:
 async def sign_up_confirming(
     session: AsyncSession, settings: Settings, *, org_name: str, email: str, password: str, language: str
 ) -> SignedUp:
-    """A new organization and its owner, with the confirmation mail when mail is sent. Commits."""
+    """A new organization and its owner, with the confirmation mail when mail is sent, in the
+    caller's transaction."""
     created = await sign_up(
         session,
         org_name=org_name,
@@ -48,18 +49,17 @@ async def sign_up_confirming(
     if settings.sends_mail:
         await session.flush()
         queue_confirmation(session, settings, created.user)
-    await session.commit()
     return created
 
 
 async def change_address(
     session: AsyncSession, settings: Settings, user_id: UUID, password: str, new_email: str
 ) -> User:
-    """A new address for the account, to be confirmed anew when mail is sent. Commits."""
+    """A new address for the account, to be confirmed anew when mail is sent, in the caller's transaction."""
     user = await change_email(session, user_id, password, new_email, confirmed=not settings.sends_mail)
     if settings.sends_mail:
         queue_confirmation(session, settings, user)
-    await session.commit()
+    await session.flush()
     return user
 
 
@@ -67,7 +67,6 @@ async def send_confirmation_again(session: AsyncSession, settings: Settings, use
     user = await session.get_one(User, user_id)
     if user.email_verified_at is None and settings.sends_mail:
         queue_confirmation(session, settings, user)
-        await session.commit()
 
 
 def queue_confirmation(session: AsyncSession, settings: Settings, user: User) -> None:
@@ -99,7 +98,7 @@ async def confirm(session: AsyncSession, settings: Settings, token: str) -> User
         raise NotFound(UNKNOWN_LINK)
     if user.email_verified_at is None:
         user.email_verified_at = utc_now()
-        await session.commit()
+        await session.flush()
     return user
 
 

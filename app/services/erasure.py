@@ -55,7 +55,8 @@ class Erasure:
         )
 
     async def erase(self, person: Person) -> Erased:
-        """Delete everything of `person` in the organization and commit."""
+        """Delete everything of `person` in the organization, in the caller's transaction (the request's:
+        the rows, the counters and the audit entry are stored together)."""
         feedback, ratings, messages = self._conditions(person)
         erased = Erased(
             feedback=await delete_feedback(self.session, feedback) if feedback else 0,
@@ -75,7 +76,7 @@ class Erasure:
             None,
             {"by": given, **asdict(erased)},
         )
-        await self.session.commit()
+        await self.session.flush()
         return erased
 
     def _conditions(

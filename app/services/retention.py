@@ -21,6 +21,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.transactions import unit_of_work
 from app.ingest import delete_ratings
 from app.services.feedback_items import delete_feedback
 from app.timestamps import utc_now
@@ -44,7 +45,7 @@ async def claim_due_projects(
 ) -> list[tuple[UUID, int]]:
     """(project id, retention days) of every project whose retention is due, claimed by this process
     until the next interval."""
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         claimed = await session.execute(
             update(Project)
             .where(
@@ -56,7 +57,6 @@ async def claim_due_projects(
             .execution_options(synchronize_session=False)
         )
         rows = [(project_id, int(days)) for project_id, days in claimed.tuples()]
-        await session.commit()
     return rows
 
 
@@ -103,12 +103,13 @@ async def _in_batches(
     step: Callable[[AsyncSession], Awaitable[int]],
     batch: int,
 ) -> int:
-    """Run `step` in one transaction after another until it removes less than a batch."""
+    """Run `step` in one transaction after another until it removes less than a batch: each batch is
+    committed on its own, so a large purge holds its row locks briefly and never rolls back all of its
+    work."""
     total = 0
     while True:
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             removed = await step(session)
-            await session.commit()
         total += removed
         if removed < batch:
             return total

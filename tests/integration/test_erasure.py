@@ -13,6 +13,7 @@ from sqlalchemy import false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.transactions import unit_of_work
 from app.ingest import RatingInput, add_ratings, archive_rating
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
@@ -42,7 +43,7 @@ def random_rating(rng: random.Random, submitted_by: str | None) -> RatingInput:
 
 async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project, rng: random.Random) -> None:
     """Ratings over several days, some archived; feedback with history, some archived; messages."""
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         now = utc_now()
         for day in range(5):
             items = [(project.id, random_rating(rng, rng.choice(PEOPLE))) for _ in range(12)]
@@ -67,7 +68,7 @@ async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project
 async def remaining(
     session_maker: async_sessionmaker[AsyncSession], org_project_ids: list[Any]
 ) -> dict[str, int]:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         return {
             "user-1 feedback": int(
                 await session.scalar(
@@ -129,7 +130,7 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
     }
     assert set((await remaining(session_maker, ours)).values()) == {0}
     assert await remaining(session_maker, [other_tenant.project.id]) == theirs
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await assert_counters_match_rows(session)
         for project in (tenant.project, second):
             for kind in ("helpful", "star", "nps"):
@@ -188,7 +189,7 @@ async def test_erasure_refuses_bad_bodies(client: AsyncTestClient, tenant: Tenan
 async def test_console_privacy_page_previews_then_erases(
     console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
             message="mine", submitted_by="visitor_9"
         )
@@ -207,11 +208,11 @@ async def test_console_privacy_page_previews_then_erases(
     assert page.status_code == 200 and ">Erase</button>" in page.text
     preview = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "preview"})
     assert "1 feedback item, 1 rating and 0 contact messages will be deleted for good" in preview.text
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 1
     done = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "confirm"})
     assert "Erased 1 feedback item, 1 rating and 0 contact messages." in done.text
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 0
         await assert_counters_match_rows(session)
     bad = await console.post("/privacy", {"submitted_by": "", "email": "", "step": "preview"})

@@ -16,6 +16,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.transactions import unit_of_work
 from app.notifications.digest import send_digests
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
@@ -43,7 +44,7 @@ def settings(database_url: str, inbox: Inbox) -> Settings:
 
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project).create(
             message=message, type="bug"
         )
@@ -81,7 +82,7 @@ async def test_owners_hear_of_every_item_by_default_and_members_choose(
     await inbox.wait_for(3)
     assert sorted(r[0] for r in inbox.recipients[1:]) == ["member@org-a.example", owner.email]
 
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
             name="Ada", email="ada@x.example", message="Hi there"
         )
@@ -108,7 +109,7 @@ async def test_one_click_unsubscribe_needs_no_session(
         assert done.status_code == 200 and "You will no longer get mail about new feedback" in done.text
         assert (await client.post(path[:-3] + "xyz")).status_code == 404
         await add_feedback(session_maker, tenant, "Second")
-        async with session_maker() as session:
+        async with unit_of_work(session_maker) as session:
             await ContactMessages(session, operator_scope(tenant.project.org_id), tenant.project).create(
                 name="Bo", email="bo@x.example", message="Still here"
             )

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.transactions import unit_of_work
 from app.ingest import RatingInput, add_ratings, archive_rating
 from app.services.feedback_items import FeedbackItems
 from app.services.retention import run_due_retention
@@ -26,7 +27,7 @@ DAYS_AGO = (1, 10, 29, 31, 45, 400)
 
 async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project, rng: random.Random) -> None:
     now = utc_now()
-    async with session_maker() as session:
+    async with unit_of_work(session_maker) as session:
         for days in DAYS_AGO:
             moment = now - timedelta(days=days, minutes=rng.randint(0, 600))
             inputs = [
