@@ -19,12 +19,16 @@ from app.ingest import first_header
 from app.json_nesting import refuse_deep_nesting
 from app.nul_characters import refuse_nul_characters, refuse_nul_in_form, refuse_nul_in_query
 from app.query_params import refuse_ambiguous_query
-from app.strict_body import refuse_lax_values
+from app.strict_body import STRICT_READING, refuse_lax_values
 
 FORM_MEDIA_TYPES = frozenset({RequestEncodingType.URL_ENCODED.value, RequestEncodingType.MULTI_PART.value})
 TEXT_PLAIN_JSON = "text_plain_json"
 """Route opt: text/plain is read as JSON too (the public endpoints: navigator.sendBeacon and
 preflight-free fetch() send JSON that way)."""
+
+
+_json_body_type: dict[int, Any] = {}
+"""Per handler (by id), the type of the JSON body it reads, or None: decided once, not per request."""
 
 
 def reads_json_body(handler: BaseRouteHandler) -> bool:
@@ -45,19 +49,31 @@ def is_json_media_type(content_type: str) -> bool:
 async def check_request_body(request: Request[Any, Any, Any]) -> None:
     """A before-request hook, not a guard: Litestar calls guards with a copy of the handler, which costs
     more than the check itself on the hottest paths (which is also why it reads the raw header)."""
-    handler = request.route_handler
-    refuse_nul_in_query(request.scope["query_string"])
-    refuse_ambiguous_query(handler, request.scope["query_string"])
-    content_type = first_header(request.scope, b"content-type")
-    if reads_json_body(handler):
+    scope = request.scope
+    handler = scope["route_handler"]
+    query_string = scope["query_string"]
+    if query_string:
+        refuse_nul_in_query(query_string)
+        refuse_ambiguous_query(handler, query_string)
+    content_type = first_header(scope, b"content-type")
+    body_type = _json_body_type.get(id(handler), False)
+    if body_type is False:
+        body_type = _json_body_type[id(handler)] = _body_type(handler)
+    if body_type is not None:
         if content_type is not None and not _read_as_json(content_type, handler):
             raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
         body = await request.body()
         refuse_deep_nesting(body)
         refuse_nul_characters(body)
-        refuse_lax_values(body, handler.parsed_data_field.annotation)  # type: ignore[union-attr]
+        strict = refuse_lax_values(body, body_type)
+        if strict is not None:
+            scope[STRICT_READING] = strict  # type: ignore[literal-required]
     elif content_type is not None and _media_type(content_type) in FORM_MEDIA_TYPES:
         refuse_nul_in_form(await request.form())
+
+
+def _body_type(handler: BaseRouteHandler) -> Any:
+    return handler.parsed_data_field.annotation if reads_json_body(handler) else None  # type: ignore[union-attr]
 
 
 def _media_type(content_type: str) -> str:

@@ -3,7 +3,9 @@
 Litestar converts request data in lax mode, which reads `1` as `true` and `"5"` as 5; a JSON boolean
 must be a boolean and a number a number. A number without a fraction (`4.0`) is an integer, as JSON
 Schema and the OpenAPI document read it. The rating handlers keep declaring their body type (so Litestar
-documents it and reports most mistakes), and read the cached raw body once more with `strict_body`.
+documents it and reports most mistakes), and take the strict reading with `strict_body`: the
+before-request check has already made it once for the declared body type and kept it in the scope, so
+the hot rating paths decode each body strictly once.
 """
 
 from __future__ import annotations
@@ -18,9 +20,14 @@ from app.errors import InvalidRequest
 
 T = TypeVar("T")
 _LOCATION = re.compile(r"^(?P<rule>.*) - at `\$\.?(?P<field>[^`]*)`$")
+STRICT_READING = "hearken.strict_body"
+"""Scope key: (body type, the body read strictly as that type), set by the before-request check."""
 
 
 async def strict_body(request: Request[Any, Any, Any], lax: T) -> T:
+    kept = request.scope.get(STRICT_READING)  # type: ignore[call-overload]
+    if kept is not None and kept[0] is type(lax):
+        return kept[1]  # type: ignore[no-any-return]
     try:
         decoded: T = _strict(msgspec.json.decode(await request.body()), type(lax))
     except msgspec.ValidationError as exc:
@@ -28,24 +35,25 @@ async def strict_body(request: Request[Any, Any, Any], lax: T) -> T:
     return decoded
 
 
-def refuse_lax_values(body: bytes, body_type: Any) -> None:
+def refuse_lax_values(body: bytes, body_type: Any) -> tuple[Any, Any] | None:
     """Every JSON body, before Litestar reads it: a value that only the lax reading accepts (`0` for
     false, `"5"` for 5) is refused with the strict reading's words; anything else is left to Litestar,
-    which words the other mistakes."""
+    which words the other mistakes. Answers (body type, strict reading) when the strict reading succeeded,
+    for `strict_body` to reuse."""
     try:
         parsed = msgspec.json.decode(body)
     except msgspec.DecodeError:  # not JSON: Litestar says so
-        return
+        return None
     try:
-        _strict(parsed, body_type)
+        return body_type, _strict(parsed, body_type)
     except msgspec.ValidationError as strict:
         try:
             msgspec.convert(parsed, body_type, strict=False)
         except msgspec.ValidationError:
-            return
+            return None
         raise _invalid(str(strict)) from None
     except TypeError:  # not a type msgspec reads (a DTO's, say): Litestar's own reading decides
-        return
+        return None
 
 
 def _strict(parsed: Any, body_type: Any) -> Any:
