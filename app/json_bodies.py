@@ -27,10 +27,6 @@ TEXT_PLAIN_JSON = "text_plain_json"
 preflight-free fetch() send JSON that way)."""
 
 
-_json_body_type: dict[int, Any] = {}
-"""Per handler (by id), the type of the JSON body it reads, or None: decided once, not per request."""
-
-
 def reads_json_body(handler: BaseRouteHandler) -> bool:
     data = handler.parsed_data_field
     if data is None:
@@ -56,9 +52,7 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
         refuse_nul_in_query(query_string)
         refuse_ambiguous_query(handler, query_string)
     content_type = first_header(scope, b"content-type")
-    body_type = _json_body_type.get(id(handler), False)
-    if body_type is False:
-        body_type = _json_body_type[id(handler)] = _body_type(handler)
+    body_type = _body_type(handler)
     if body_type is not None:
         if content_type is not None and not _read_as_json(content_type, handler):
             raise UnsupportedMediaType(f"Content-Type: must be application/json, got {content_type!r:.60}")
