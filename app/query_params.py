@@ -8,21 +8,24 @@ from __future__ import annotations
 import types
 from typing import Annotated, Any, Union, get_args, get_origin
 from urllib.parse import parse_qsl
+from weakref import WeakKeyDictionary
 
 from litestar.handlers import HTTPRouteHandler
 from litestar.typing import FieldDefinition
 
 from app.errors import InvalidRequest
 
-_declared: dict[int, dict[str, FieldDefinition]] = {}
+_declared: WeakKeyDictionary[HTTPRouteHandler, dict[str, FieldDefinition]] = WeakKeyDictionary()
+"""Each handler's query fields, worked out on its first query string. Weakly keyed by the handler itself:
+an id() would outlive its handler and be handed to the next one (tests make many apps)."""
 
 
 def refuse_ambiguous_query(handler: HTTPRouteHandler, query_string: bytes) -> None:
     if not query_string:
         return
-    fields = _declared.get(id(handler))
+    fields = _declared.get(handler)
     if fields is None:
-        fields = _declared[id(handler)] = _query_fields(handler)
+        fields = _declared[handler] = _query_fields(handler)
     seen: set[str] = set()
     for name, value in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
         field = fields.get(name)
