@@ -64,6 +64,9 @@ class Settings:
     """How often an idle dispatcher looks for due work (work queued by its own process starts at once)."""
     mintlify_api_url: str = "https://api.mintlify.com"
     mintlify_sync_seconds: int = 3600
+    periodic_jobs: bool = True
+    """Run retention, digests and imports beside the requests (HEARKEN_PERIODIC_JOBS=off: this process
+    only serves; the outbox dispatcher runs regardless)."""
     smtp_url: str | None = field(default=None, repr=False)
     """smtp://user:pass@host:port (STARTTLS when offered) or smtps:// (implicit TLS); None: mail goes to
     the log. Never printed: it holds the SMTP password."""
@@ -142,6 +145,7 @@ class Settings:
             mintlify_sync_seconds=_positive(
                 env.get("HEARKEN_MINTLIFY_SYNC_SECONDS", "3600"), "HEARKEN_MINTLIFY_SYNC_SECONDS"
             ),
+            periodic_jobs=_switch(env.get("HEARKEN_PERIODIC_JOBS"), "HEARKEN_PERIODIC_JOBS") is not False,
             smtp_url=_smtp_url(env.get("HEARKEN_SMTP_URL")),
             mail_from=env.get("HEARKEN_MAIL_FROM", "").strip(),
             mail_retry_schedule=_seconds_list(

@@ -68,9 +68,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             serving_gc,
             session_purge,
             background_work,
-            periodic_imports,
-            periodic_retention,
-            daily_digests,
+            *((periodic_imports, periodic_retention, daily_digests) if settings.periodic_jobs else ()),
         ],
         openapi_config=openapi_config() if settings.serves_openapi else None,
         logging_config=None,  # JSON lines from the root logger (configure_logging)

@@ -10,10 +10,7 @@ claimed a row imports it; a process that dies meanwhile leaves it to the next in
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from uuid import UUID
 
@@ -26,9 +23,8 @@ from app.db.models import MintlifyIntegration
 from app.db.transactions import unit_of_work
 from app.imports.mintlify_api import MintlifyError
 from app.imports.mintlify_integrations import import_mintlify_feedback
+from app.periodic import periodic
 from app.timestamps import utc_now
-
-logger = logging.getLogger("hearken.imports")
 
 LOOK_EVERY_SECONDS = 60
 
@@ -56,23 +52,13 @@ async def run_due_imports(session_maker: async_sessionmaker[AsyncSession], setti
             await import_mintlify_feedback(session_maker, settings, integration_id)
 
 
-async def _keep_importing(session_maker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
-    pause = min(LOOK_EVERY_SECONDS, settings.mintlify_sync_seconds)
-    while True:
-        try:
-            await run_due_imports(session_maker, settings)
-        except Exception:  # a database outage or a bug must not end the loop, nor the worker
-            logger.exception("periodic Mintlify import failed; trying again in %s s", pause)
-        await asyncio.sleep(pause)
+async def _import_due(app: Litestar) -> None:
+    await run_due_imports(app.state.session_maker, app.state.settings)
 
 
-@contextlib.asynccontextmanager
-async def periodic_imports(app: Litestar) -> AsyncIterator[None]:
-    """Runs the periodic import beside the server for as long as it serves."""
-    task = asyncio.create_task(_keep_importing(app.state.session_maker, app.state.settings))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+def _look_every(app: Litestar) -> float:
+    return min(LOOK_EVERY_SECONDS, app.state.settings.mintlify_sync_seconds)
+
+
+periodic_imports = periodic("imports", _look_every, _import_due)
+"""Runs the periodic import beside the server for as long as it serves."""

@@ -7,10 +7,7 @@ processes and machines it goes out once. A member with nothing new that day gets
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, time, timedelta
 from uuid import UUID
 
@@ -32,6 +29,7 @@ from app.db.models import (
 from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
 from app.notifications.unsubscribe import ALL_PROJECTS, unsubscribe_url
+from app.periodic import periodic
 from tenants.models import Membership, User
 
 logger = logging.getLogger("hearken.notifications")
@@ -133,23 +131,10 @@ async def _count(
     return int(found or 0)
 
 
-async def _keep_sending(session_maker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
-    while True:
-        try:
-            yesterday = datetime.now(UTC).date() - timedelta(days=1)
-            await send_digests(session_maker, settings, yesterday)
-        except Exception:  # a database outage or a bug must not end the loop, nor the worker
-            logger.exception("daily digests failed; trying again in %s s", LOOK_EVERY_SECONDS)
-        await asyncio.sleep(LOOK_EVERY_SECONDS)
+async def _send_yesterdays(app: Litestar) -> None:
+    yesterday = datetime.now(UTC).date() - timedelta(days=1)
+    await send_digests(app.state.session_maker, app.state.settings, yesterday)
 
 
-@contextlib.asynccontextmanager
-async def daily_digests(app: Litestar) -> AsyncIterator[None]:
-    """Sends the daily digests beside the server for as long as it serves."""
-    task = asyncio.create_task(_keep_sending(app.state.session_maker, app.state.settings))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+daily_digests = periodic("notifications", lambda app: LOOK_EVERY_SECONDS, _send_yesterdays)
+"""Sends the daily digests beside the server for as long as it serves."""

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from datetime import timedelta
 
+import pytest
 from litestar.testing import AsyncTestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
 from app.db.transactions import unit_of_work
 from app.ingest import RatingInput, add_ratings, archive_rating
+from app.main import create_app
 from app.services.feedback_items import FeedbackItems
 from app.services.retention import run_due_retention
 from app.timestamps import utc_now
@@ -23,6 +27,14 @@ from tests.counter_recount import assert_counters_match_rows
 from tests.factories import Tenant, add_project
 
 DAYS_AGO = (1, 10, 29, 31, 45, 400)
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    """These tests run the job themselves: the app's own periodic loop would race them for the lease."""
+    return Settings(
+        database_url=database_url, secret_key="test-secret-key-for-the-suite", periodic_jobs=False
+    )
 
 
 async def seed(session_maker: async_sessionmaker[AsyncSession], project: Project, rng: random.Random) -> None:
@@ -119,17 +131,41 @@ async def test_the_job_deletes_older_items_in_batches_and_counts_stay_exact(
     assert await run_due_retention(session_maker) == []  # claimed for the next hour
 
 
+async def keep_for(session_maker: async_sessionmaker[AsyncSession], project: Project, days: int) -> None:
+    async with unit_of_work(session_maker) as session:
+        await session.execute(update(Project).where(Project.id == project.id).values(retention_days=days))
+
+
 async def test_one_process_claims_a_due_project(
-    client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+    tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     await seed(session_maker, tenant.project, random.Random(1))
-    await client.patch(
-        f"/api/v1/projects/{tenant.project_id}", json={"retention_days": 30}, headers=tenant.headers
-    )
+    await keep_for(session_maker, tenant.project, 30)
     first, second = await asyncio.gather(run_due_retention(session_maker), run_due_retention(session_maker))
     assert sorted([len(first), len(second)]) == [0, 1]
     (removed,) = first or second
     assert (removed.feedback, removed.ratings, removed.contact_messages) == (9, 27, 6)
+
+
+@pytest.mark.parametrize("periodic_jobs", [True, False])
+async def test_a_server_process_applies_due_retention_at_start_unless_told_not_to(
+    settings: Settings, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession], periodic_jobs: bool
+) -> None:
+    await seed(session_maker, tenant.project, random.Random(2))
+    await keep_for(session_maker, tenant.project, 30)
+    app = create_app(Settings(database_url=settings.database_url, periodic_jobs=periodic_jobs))
+    async with AsyncTestClient(app=app) as client:
+        assert (await client.get("/healthz")).status_code == 200
+        deadline = time.monotonic() + (10 if periodic_jobs else 1)
+        while any((await older_than(session_maker, tenant.project, 30)).values()):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.1)
+    left = await older_than(session_maker, tenant.project, 30)
+    if periodic_jobs:
+        assert left == {"feedback_items": 0, "ratings": 0, "contact_messages": 0}
+    else:
+        assert left == {"feedback_items": 9, "ratings": 27, "contact_messages": 6}
 
 
 async def test_retention_days_rules(client: AsyncTestClient, tenant: Tenant) -> None:

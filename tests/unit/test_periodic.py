@@ -1,0 +1,28 @@
+"""A periodic job looks at start, again every interval, and survives its own failures."""
+
+from __future__ import annotations
+
+import asyncio
+
+from litestar import Litestar
+
+from app.periodic import periodic
+
+
+async def test_a_failure_does_not_end_the_loop_and_the_loop_ends_with_the_app() -> None:
+    calls = 0
+
+    async def job(_: Litestar) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("the database is away")
+
+    async with periodic("test-job", lambda _: 0.05, job)(Litestar()):
+        await asyncio.sleep(0)
+        assert calls == 1  # at start
+        while calls < 3:
+            await asyncio.sleep(0.01)
+    seen = calls
+    await asyncio.sleep(0.2)
+    assert calls == seen
