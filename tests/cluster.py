@@ -42,6 +42,39 @@ def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> float:
     raise AssertionError(f"{what}: not within {seconds:.0f} s")
 
 
+@contextlib.contextmanager
+def frozen(processes: Callable[[], list[int]]) -> Iterator[None]:
+    """The processes stopped (SIGSTOP) for the block: the kernel still accepts their connections, nothing
+    is answered. They are continued on the way out, whatever happened in the block."""
+    stopped: list[int] = []
+    try:
+        # Listed twice: a process forked while the first list was read is stopped the second time.
+        for _ in range(2):
+            for pid in processes():
+                if pid not in stopped:
+                    os.kill(pid, signal.SIGSTOP)
+                    stopped.append(pid)
+        yield
+    finally:
+        _signal_all(stopped, signal.SIGCONT)
+
+
+def _signal_all(pids: list[int], how: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, how)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            # The command name, in parentheses, may hold spaces; the parent's id follows the state.
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
 @dataclass
 class Node:
     """One `hearken run` process."""
@@ -199,7 +232,20 @@ class PrivatePostgres:
         )  # fmt: skip
         return self
 
+    def processes(self) -> list[int]:
+        """The postmaster first, then its children (backends, checkpointer, ...); none when it is down."""
+        try:
+            postmaster = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            return []
+        return [postmaster, *_children(postmaster)]
+
+    def frozen(self) -> contextlib.AbstractContextManager[None]:
+        """The whole server stopped (SIGSTOP): connections are accepted, no query is answered."""
+        return frozen(self.processes)
+
     def stop(self, mode: str = "fast") -> None:
+        _signal_all(self.processes(), signal.SIGCONT)  # a frozen server could not shut down
         subprocess.run(
             _as_postgres(str(_postgres_bin() / "pg_ctl"), "-D", str(self.folder / "data"), "-m", mode, "-w",
                          "stop"),
@@ -230,8 +276,13 @@ class PrivateRedis:
         wait_for(lambda: reachable("127.0.0.1", self.port), 10, "redis-server starts")
         return self
 
+    def frozen(self) -> contextlib.AbstractContextManager[None]:
+        """The server stopped (SIGSTOP): connections are accepted, no command is answered."""
+        return frozen(lambda: [] if self.process is None else [self.process.pid])
+
     def stop(self) -> None:
         if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)  # a frozen server could not shut down
             stop(self.process)
             self.process = None
 

@@ -12,9 +12,10 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 import psycopg
@@ -26,6 +27,7 @@ from tests.services import services_required
 
 ORIGIN = "https://site.example"
 TEMPLATE = "hearken_template"
+T = TypeVar("T")
 
 
 def _require_programs() -> None:
@@ -128,6 +130,9 @@ class Load:
     url: str
     project_key: str
     threads: int = 6
+    spread_clients: bool = False
+    """Each request from a client address of its own (X-Forwarded-For; the nodes trust HAProxy), so that
+    no client budget stops the load while the test spends a visitor's."""
     answers: list[Answer] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
     _workers: list[threading.Thread] = field(default_factory=list)
@@ -148,13 +153,15 @@ class Load:
     def _run(self) -> None:
         with httpx.Client(timeout=30) as client:
             while not self._stop.is_set():
-                mark = f"m{next(self._serial)}"
+                serial = next(self._serial)
+                mark = f"m{serial}"
                 body = {"project_key": self.project_key, "value": True, "path": "/p", "submitted_by": mark}
+                headers = {"Origin": ORIGIN}
+                if self.spread_clients:
+                    headers["X-Forwarded-For"] = f"10.{serial >> 16 & 255}.{serial >> 8 & 255}.{serial & 255}"
                 started = time.monotonic()
                 try:
-                    response = client.post(
-                        self.url + "/api/v1/rating/submit", json=body, headers={"Origin": ORIGIN}
-                    )
+                    response = client.post(self.url + "/api/v1/rating/submit", json=body, headers=headers)
                     error = response.json().get("error", "") if response.status_code >= 400 else ""
                     status: int | None = response.status_code
                 except (httpx.HTTPError, ValueError) as failure:
@@ -175,6 +182,12 @@ class Load:
             if time.monotonic() > deadline:
                 raise AssertionError(f"fewer than {count} answers in {seconds:.0f} s")
             time.sleep(0.02)
+
+
+def timed(call: Callable[[], T]) -> tuple[T, float]:
+    """What `call` returned, and how many seconds it took."""
+    started = time.monotonic()
+    return call(), time.monotonic() - started
 
 
 @dataclass

@@ -1,21 +1,36 @@
 """Two `hearken run` nodes behind HAProxy (deploy/haproxy.cfg) on a PostgreSQL and a Redis of the
 test's own, through the faults of a real deployment. Conditions are polled with deadlines, never slept
-for: the deadlines are the promises (503 within 10 s, recovery within 5 s)."""
+for: the deadlines are the promises (503 within 10 s, recovery within 5 s). A frozen service (SIGSTOP:
+its port accepts connections, nothing is answered) is continued on the way out whatever happened; the
+frozen tests print the times they measured (`pytest -rP`)."""
 
 from __future__ import annotations
 
 import re
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 
 from tests.cluster import PrivatePostgres, PrivateRedis, cluster, node_env, wait_for
-from tests.faults.conftest import Load, Tenant, hearken_cli, stored_marks
+from tests.faults.conftest import Load, Tenant, hearken_cli, stored_marks, timed
 
 CSRF_FIELD = re.compile(r'name="_csrf_token" value="([^"]+)"')
 UNLIMITED = {"HEARKEN_RATE_LIMIT_CLIENT": "100000000/60", "HEARKEN_RATE_LIMIT_PROJECT": "100000000/60"}
+
+
+def sign_up(client: httpx.Client) -> None:
+    """A new organization's owner, signed in to the console on `client`."""
+    page = client.get("/signup")
+    form = {
+        "_csrf_token": CSRF_FIELD.search(page.text).group(1),  # type: ignore[union-attr]
+        "org_name": "Cluster",
+        "email": "someone@cluster.example",
+        "password": "a long enough password",
+    }
+    assert client.post("/signup", data=form).status_code in (200, 302, 303)
 
 
 def test_two_nodes_share_sessions_rate_limits_and_cache_invalidation(
@@ -24,14 +39,7 @@ def test_two_nodes_share_sessions_rate_limits_and_cache_invalidation(
     env = node_env(database_url, redis_server.url, HEARKEN_RATE_LIMIT_CLIENT="4/60")
     with cluster(env, tmp_path) as balancer, httpx.Client(base_url=balancer.url) as client:
         # A console session made on one node is honoured by the other (round robin, no stickiness).
-        page = client.get("/signup")
-        form = {
-            "_csrf_token": CSRF_FIELD.search(page.text).group(1),  # type: ignore[union-attr]
-            "org_name": "Cluster",
-            "email": "someone@cluster.example",
-            "password": "a long enough password",
-        }
-        assert client.post("/signup", data=form).status_code in (200, 302, 303)
+        sign_up(client)
         for _ in range(4):
             assert client.get("/projects").status_code == 200
 
@@ -136,4 +144,114 @@ def test_redis_stopped_submissions_go_on_and_readiness_says_so(
     assert api.status_code == 200
     assert not [a for a in load.answers if a.status != 204]
     assert any(a.status == 204 for a in load.since(returned))
+    assert load.acknowledged() <= stored_marks(database_url)
+
+
+def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_without_restart(
+    database_url: str,
+    postgres: PrivatePostgres,
+    redis_server: PrivateRedis,
+    tenant: Tenant,
+    tmp_path: Path,
+) -> None:
+    env = node_env(database_url, redis_server.url, **UNLIMITED)
+    api = {"X-API-Key": tenant.token}
+    with cluster(env, tmp_path) as balancer, Load(balancer.url, tenant.project_key) as load:
+        load.wait_for_answers(200)
+        with postgres.frozen():
+            frozen = time.monotonic()
+            first_503 = wait_for(
+                lambda: any(a.status == 503 and a.error == "unavailable" for a in load.since(frozen)),
+                10,
+                "503 unavailable after PostgreSQL froze",
+            )
+            with ThreadPoolExecutor() as pool:  # an API read and each node's readiness, at once
+                read, *readiness = pool.map(
+                    timed,
+                    [lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30)]
+                    + [lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes],
+                )
+        thawed = time.monotonic()
+        recovered = wait_for(
+            lambda: any(a.status == 204 for a in load.since(thawed)), 5, "submissions stored again"
+        )
+        load.wait_for_answers(100)
+        after = httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=10)
+    print(f"first 503 {first_503:.2f} s after the freeze, stored again {recovered:.2f} s after the thaw")
+    during = load.since(frozen)
+    assert not [a for a in during if a.status == 500 or a.status is None]
+    assert max(a.seconds for a in during) < 10
+    assert {a.error for a in during if a.status != 204} <= {"unavailable"}
+    for response, seconds in [read, *readiness]:
+        assert (response.status_code, seconds < 10) == (503, True)
+    assert read[0].json()["error"] == "unavailable"
+    assert after.status_code == 200
+    assert load.acknowledged() <= stored_marks(database_url)
+
+
+def test_redis_frozen_submissions_go_on_with_per_process_limits_and_readiness_says_so(
+    database_url: str,
+    redis_server: PrivateRedis,
+    tenant: Tenant,
+    tmp_path: Path,
+) -> None:
+    env = node_env(database_url, redis_server.url, **{**UNLIMITED, "HEARKEN_RATE_LIMIT_CLIENT": "4/60"})
+    visitor = {"Origin": "https://site.example", "X-Forwarded-For": "203.0.113.7"}
+    api = {"X-API-Key": tenant.token}
+
+    def submit_times(url: str, times: int, headers: dict[str, str]) -> list[int]:
+        body = {"project_key": tenant.project_key, "value": True, "path": "/p"}
+        return [
+            httpx.post(url + "/api/v1/rating/submit", json=body, headers=headers, timeout=30).status_code
+            for _ in range(times)
+        ]
+
+    with (
+        cluster(env, tmp_path) as balancer,
+        httpx.Client(base_url=balancer.url, timeout=30) as console,
+        Load(balancer.url, tenant.project_key, spread_clients=True) as load,
+    ):
+        sign_up(console)
+        load.wait_for_answers(100)
+        with redis_server.frozen():
+            frozen = time.monotonic()
+            wait_for(
+                lambda: sum(a.status == 204 for a in load.since(frozen + 3)) >= 100, 20, "stored while frozen"
+            )
+            # Each process counts the visitor's budget on its own.
+            spent = [submit_times(node.url, 6, visitor) for node in balancer.nodes]
+            # At once: an API read (tokens read from PostgreSQL), a console page (its session is in
+            # Redis: 503) and each node's readiness.
+            with ThreadPoolExecutor() as pool:
+                read, page, *readiness = pool.map(
+                    timed,
+                    [
+                        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
+                        lambda: console.get("/projects"),
+                    ]
+                    + [lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes],
+                )
+        thawed = time.monotonic()
+        recovered = wait_for(
+            lambda: all(
+                httpx.get(n.url + "/readyz", timeout=10).json()["status"] == "ready" for n in balancer.nodes
+            ),
+            5,
+            "readiness once Redis thawed",
+        )
+        load.wait_for_answers(100)
+        # Shared again: another visitor (the first one's hits sent to the frozen Redis count there too).
+        shared = submit_times(balancer.url, 6, {**visitor, "X-Forwarded-For": "203.0.113.8"})
+    slowest = max(a.seconds for a in load.since(frozen))
+    print(f"slowest answer while frozen {slowest:.2f} s, ready again {recovered:.2f} s after the thaw")
+    assert not [a for a in load.answers if a.status != 204]
+    assert slowest < 10
+    assert spent == [[204] * 4 + [429] * 2] * 2
+    for response, seconds in readiness:
+        assert (response.status_code, seconds < 10) == (200, True)
+        assert (response.json()["status"], response.json()["checks"]["redis"]) == ("degraded", "unavailable")
+    assert (read[0].status_code, read[1] < 10) == (200, True)
+    assert (page[0].status_code, page[0].json()["error"], page[1] < 10) == (503, "unavailable", True)
+    assert shared == [204] * 4 + [429] * 2
+    assert any(a.status == 204 for a in load.since(thawed))
     assert load.acknowledged() <= stored_marks(database_url)
