@@ -156,7 +156,12 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
 ) -> None:
     env = node_env(database_url, redis_server.url, **UNLIMITED)
     api = {"X-API-Key": tenant.token}
-    with cluster(env, tmp_path) as balancer, Load(balancer.url, tenant.project_key) as load:
+    with (
+        cluster(env, tmp_path) as balancer,
+        httpx.Client(base_url=balancer.url, timeout=30) as console,
+        Load(balancer.url, tenant.project_key) as load,
+    ):
+        sign_up(console)
         load.wait_for_answers(200)
         with postgres.frozen():
             frozen = time.monotonic()
@@ -165,10 +170,13 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
                 10,
                 "503 unavailable after PostgreSQL froze",
             )
-            with ThreadPoolExecutor() as pool:  # an API read and each node's readiness, at once
-                read, *readiness = pool.map(
+            with ThreadPoolExecutor() as pool:  # an API read, a console page and each node's readiness
+                read, page, *readiness = pool.map(
                     timed,
-                    [lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30)]
+                    [
+                        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
+                        lambda: console.get("/projects"),
+                    ]
                     + [lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes],
                 )
         thawed = time.monotonic()
@@ -176,7 +184,10 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
             lambda: any(a.status == 204 for a in load.since(thawed)), 5, "submissions stored again"
         )
         load.wait_for_answers(100)
-        after = httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=10)
+        after = [
+            httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=10).status_code,
+            console.get("/projects").status_code,
+        ]
     during = load.since(frozen)
     slowest = max(a.seconds for a in during)
     print(f"first 503 {first_503:.2f} s after the freeze, slowest answer {slowest:.2f} s, stored again "
@@ -184,10 +195,10 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
     assert not [a for a in during if a.status == 500 or a.status is None]
     assert slowest < 10
     assert {a.error for a in during if a.status != 204} <= {"unavailable"}
-    for response, seconds in [read, *readiness]:
+    for response, seconds in [read, page, *readiness]:
         assert (response.status_code, seconds < 10) == (503, True)
-    assert read[0].json()["error"] == "unavailable"
-    assert after.status_code == 200
+    assert (read[0].json()["error"], page[0].json()["error"]) == ("unavailable", "unavailable")
+    assert after == [200, 200]
     assert load.acknowledged() <= stored_marks(database_url)
 
 
