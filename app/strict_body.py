@@ -5,12 +5,14 @@ must be a boolean and a number a number. A number without a fraction (`4.0`) is 
 Schema and the OpenAPI document read it. The rating handlers keep declaring their body type (so Litestar
 documents it and reports most mistakes), and take the strict reading with `strict_body`: the
 before-request check has already made it once for the declared body type and kept it in the scope, so
-the hot rating paths decode each body strictly once.
+the hot rating paths decode each body strictly once: with a typed decoder when the body is right as sent,
+through a generic reading only when it is not (a whole number written `4.0`, a mistake to word).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import msgspec
@@ -41,6 +43,10 @@ def refuse_lax_values(body: bytes, body_type: Any) -> tuple[Any, Any] | None:
     which words the other mistakes. Answers (body type, strict reading) when the strict reading succeeded,
     for `strict_body` to reuse."""
     try:
+        return body_type, _typed_decoder(body_type).decode(body)
+    except (msgspec.DecodeError, TypeError):  # not as sent, or not a type msgspec reads: read it again
+        pass
+    try:
         parsed = msgspec.json.decode(body)
     except msgspec.DecodeError:  # not JSON: Litestar says so
         return None
@@ -54,6 +60,11 @@ def refuse_lax_values(body: bytes, body_type: Any) -> tuple[Any, Any] | None:
         raise _invalid(str(strict)) from None
     except TypeError:  # not a type msgspec reads (a DTO's, say): Litestar's own reading decides
         return None
+
+
+@lru_cache(maxsize=256)
+def _typed_decoder(body_type: Any) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(body_type, strict=True)
 
 
 def _strict(parsed: Any, body_type: Any) -> Any:

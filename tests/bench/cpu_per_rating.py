@@ -1,13 +1,15 @@
 """CPU time per stored rating, the application called as ASGI in one process (no server, no load
 generator): 64 concurrent helpful-rating submits per wave on PostgreSQL and Redis, five runs of 60 waves.
 Run from the root of the checkout to measure, alternating two checkouts for a before/after:
-`.venv/bin/python -m tests.bench.cpu_per_rating`. Process CPU time is far steadier on a shared machine
-than wrk rates; PostgreSQL's and Redis's own CPU is not in it."""
+`.venv/bin/python -m tests.bench.cpu_per_rating [waves]`. Process CPU time is far steadier on a shared
+machine than wrk rates; PostgreSQL's and Redis's own CPU is not in it. `tests.bench.instructions_per_rating`
+runs it under callgrind for a figure that does not move with the machine's load."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 from typing import Any
 
@@ -88,6 +90,9 @@ async def measure(url: str) -> list[float]:
 
 
 def main() -> None:
+    global WAVES, RUNS
+    if len(sys.argv) > 1:  # one run of that many waves (and half as many to warm up)
+        WAVES, RUNS = int(sys.argv[1]), 1
     url = databases.postgres_create()
     try:
         results = uvloop.run(measure(url))
