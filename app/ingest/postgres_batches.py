@@ -77,7 +77,7 @@ def _delta_record(table: Table) -> type[msgspec.Struct]:
 _DayDelta = _delta_record(_COUNTERS)
 _TotalDelta = _delta_record(_TOTALS)
 
-WRITE_DEADLINE_SECONDS = 6.0
+WRITE_DEADLINE_SECONDS = 5.0
 """A batch not committed by then is answered 503. PostgreSQL cancels a slow statement itself; this
 covers a server that accepted the connection and then stopped answering (frozen, unreachable)."""
 
