@@ -5,10 +5,12 @@ Each operator command prints one JSON object on stdout; on bad input it exits 1 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -46,8 +48,23 @@ def main() -> None:
 
 def _stopped(_signal: int, _frame: object) -> None:
     """uvicorn drains on SIGTERM and then raises the signal again; a supervisor would read the death by
-    signal as a crash. Handled here, after the drain, it is a clean exit."""
-    sys.exit(0)
+    signal as a crash. Handled here, after the drain, it is a clean exit. With several workers (`--wc`)
+    or `--reload`, uvicorn runs in a child process instead: the signal is passed on to it, it drains its
+    workers, and this process ends when it does."""
+    children = _children()
+    if not children:
+        sys.exit(0)
+    for pid in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+
+
+def _children() -> list[int]:
+    found: list[int] = []
+    for listing in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found.extend(int(pid) for pid in listing.read_text().split())
+    return found
 
 
 def _run(work: Callable[[AsyncSession], Awaitable[T]]) -> T:
