@@ -18,10 +18,11 @@ from litestar.exceptions import (
 from litestar.plugins.htmx import ClientRedirect, HTMXTemplate
 from litestar.response import Redirect
 from litestar.types import ExceptionHandlersMap
+from sqlalchemy.exc import DBAPIError
 
 from admin_ui.rendering import wants_fragment
 from admin_ui.security_headers import with_console_headers
-from app.errors import ApiError, RateLimited, logger, validation_details
+from app.errors import OUTAGES, ApiError, RateLimited, database_unavailable, logger, validation_details
 
 TITLES = {
     400: "That request could not be used",
@@ -91,6 +92,17 @@ def _validation_error(request: Request[Any, Any, Any], exc: ValidationException)
     return error_page(request, 400, validation_details(exc))
 
 
+def _outage(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """The database or Redis (where sessions live) not answering: a page that says to come back, with
+    the same 503 and Retry-After the API gives."""
+    if isinstance(exc, DBAPIError) and not database_unavailable(exc):
+        return _unexpected(request, exc)
+    logger.error("console unavailable: %s", type(exc).__name__)
+    page = error_page(request, 503, "Hearken cannot reach its storage just now. Try again in a moment.")
+    page.headers["Retry-After"] = "5"
+    return page
+
+
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     logger.exception("unhandled console error", exc_info=exc)
     return error_page(request, 500, "The server failed to handle the request.")
@@ -101,5 +113,7 @@ CONSOLE_EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ApiError: _api_error,
     HTTPException: _http_error,
     ValidationException: _validation_error,
+    DBAPIError: _outage,
+    **dict.fromkeys(OUTAGES, _outage),
     Exception: _unexpected,
 }

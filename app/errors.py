@@ -189,8 +189,18 @@ def _repository_not_found(_: Request[Any, Any, Any], __: RepositoryNotFound) -> 
     return error_response(404, "no such resource")
 
 
+def database_unavailable(exc: DBAPIError) -> bool:
+    """The database could not be reached or dropped the connection: an outage, not a broken query."""
+    return isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated
+
+
+OUTAGES: tuple[type[Exception], ...] = (PoolTimeout, TimeoutError, RedisError)
+"""No free database connection in time, a statement past its deadline, Redis not answering (console
+sessions live there): the service is unavailable for a moment, not broken."""
+
+
 def _database_down(_: Request[Any, Any, Any], exc: DBAPIError) -> Response[Any]:
-    if isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated:
+    if database_unavailable(exc):
         logger.error("database unavailable: %s", type(exc.orig).__name__)
         return _unavailable()
     logger.exception("database error")
@@ -198,8 +208,6 @@ def _database_down(_: Request[Any, Any, Any], exc: DBAPIError) -> Response[Any]:
 
 
 def _service_down(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """No free database connection in time, a statement past its deadline, Redis not answering (console
-    sessions live there): the service is unavailable for a moment, not broken."""
     logger.error("unavailable: %s", type(exc).__name__)
     return _unavailable()
 
@@ -219,9 +227,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: _http_error,
     RepositoryNotFound: _repository_not_found,
     DBAPIError: _database_down,
-    PoolTimeout: _service_down,
-    TimeoutError: _service_down,
-    RedisError: _service_down,
+    **dict.fromkeys(OUTAGES, _service_down),
     Exception: _unexpected,
 }
 

@@ -21,6 +21,11 @@ REQUEST_DEADLINE_SECONDS = 8.5
 """Above the statement timeout (8 s), so a slow statement is cancelled by PostgreSQL first; below 10 s with
 room for a loaded machine and the load balancer."""
 UNAVAILABLE = b'{"error":"unavailable","details":"the service did not answer in time; try again shortly"}'
+UNAVAILABLE_PAGE = (
+    b"<!doctype html><html lang=en><meta charset=utf-8><title>Temporarily unavailable</title>"
+    b"<h1>Temporarily unavailable</h1><p>Hearken did not answer in time. Try again in a moment.</p></html>"
+)
+"""For a browser's page request (the console): the same 503, as a page."""
 
 logger = logging.getLogger("hearken.deadline")
 _abandoned: set[asyncio.Future[Any]] = set()
@@ -48,19 +53,31 @@ async def within_deadline(
     serving.cancel()
     _abandoned.add(serving)
     serving.add_done_callback(_forget)
-    logger.error("no answer within %.0f s: answered 503", seconds)
+    logger.error("no answer within %.1f s: answered 503", seconds)
+    body, media_type = (
+        (UNAVAILABLE_PAGE, b"text/html; charset=utf-8")
+        if _wants_page(scope)
+        else (
+            UNAVAILABLE,
+            b"application/json",
+        )
+    )
     await send(
         {
             "type": "http.response.start",
             "status": 503,
             "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(UNAVAILABLE)).encode()),
+                (b"content-type", media_type),
+                (b"content-length", str(len(body)).encode()),
                 (b"retry-after", b"5"),
             ],
         }
     )
-    await send({"type": "http.response.body", "body": UNAVAILABLE, "more_body": False})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _wants_page(scope: Scope) -> bool:
+    return any(name == b"accept" and b"text/html" in value for name, value in scope.get("headers", ()))
 
 
 def _forget(task: asyncio.Future[Any]) -> None:

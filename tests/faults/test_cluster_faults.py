@@ -197,7 +197,8 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
     assert {a.error for a in during if a.status != 204} <= {"unavailable"}
     for response, seconds in [read, page, *readiness]:
         assert (response.status_code, seconds < 10) == (503, True)
-    assert (read[0].json()["error"], page[0].json()["error"]) == ("unavailable", "unavailable")
+    assert read[0].json()["error"] == "unavailable"
+    assert "unavailable" in page[0].text  # a page, or the deadline's JSON when the query itself hung
     assert after == [200, 200]
     assert load.acknowledged() <= stored_marks(database_url)
 
@@ -264,7 +265,8 @@ def test_redis_frozen_submissions_go_on_with_per_process_limits_and_readiness_sa
         assert (response.status_code, seconds < 10) == (200, True)
         assert (response.json()["status"], response.json()["checks"]["redis"]) == ("degraded", "unavailable")
     assert (read[0].status_code, read[1] < 10) == (200, True)
-    assert (page[0].status_code, page[0].json()["error"], page[1] < 10) == (503, "unavailable", True)
+    assert (page[0].status_code, page[1] < 10) == (503, True)
+    assert "Temporarily unavailable" in page[0].text
     assert shared == [204] * 4 + [429] * 2
     assert any(a.status == 204 for a in load.since(thawed))
     assert load.acknowledged() <= stored_marks(database_url)

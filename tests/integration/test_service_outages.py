@@ -139,3 +139,13 @@ async def test_postgres_down_answers_503_unavailable_at_once(settings: Settings,
             assert response.status_code == 503, (path, response.text)
             assert response.json()["error"] == "unavailable"
         assert time.monotonic() - started < 10
+
+
+async def test_without_redis_console_pages_say_the_service_is_unavailable(settings: Settings) -> None:
+    """Console sessions live in Redis: a signed-in page cannot be served, and says so as a page."""
+    settings = replace(settings, redis_url=nobody_listening())
+    async with AsyncTestClient(app=create_app(settings)) as client:
+        page = await client.get("/projects", cookies={"hearken_session": "x" * 40}, follow_redirects=False)
+    assert (page.status_code, page.headers["retry-after"]) == (503, "5")
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Temporarily unavailable" in page.text and "try again in a moment" in page.text.lower()

@@ -48,6 +48,18 @@ async def test_a_hung_request_is_answered_503_and_its_late_answer_dropped() -> N
     assert len(sent.messages) == 2
 
 
+async def test_a_browser_page_request_is_answered_with_a_page() -> None:
+    async def frozen(scope: Any, receive: Any, send: Any) -> None:
+        await asyncio.sleep(3600)
+
+    sent = Recorder()
+    page = {"type": "http", "headers": [(b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8")]}
+    await within_deadline(frozen, page, receive, sent, seconds=0.05)  # type: ignore[arg-type]
+    assert sent.messages[0]["status"] == 503
+    assert (b"content-type", b"text/html; charset=utf-8") in sent.messages[0]["headers"]
+    assert b"<h1>Temporarily unavailable</h1>" in sent.messages[1]["body"]
+
+
 async def test_answers_in_time_and_started_answers_pass_untouched() -> None:
     async def quick(scope: Any, receive: Any, send: Any) -> None:
         await answer(send, 200, b"ok")
