@@ -10,7 +10,6 @@ from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
 from admin_ui.session_purge import session_purge
 from admin_ui.sessions import console_stores
-from app.allowed_methods import allow_every_method
 from app.api import api_router
 from app.api_document import openapi_config
 from app.background import background_work
@@ -22,13 +21,13 @@ from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
 from app.imports.mintlify_schedule import periodic_imports
 from app.ingest import serving_gc
-from app.json_bodies import check_request_body
 from app.notifications.digest import daily_digests
 from app.operations.json_logs import configure_logging
 from app.operations.probes import operations_router
 from app.operations.serving import serving
 from app.public import public_router
 from app.public.stripe_receiver import stripe_receiver_router
+from app.request_checks import allow_every_method, check_request_body
 from app.retention_schedule import periodic_retention
 from app.state import build_state, close_state
 from app.static_assets import widgets_router

@@ -9,9 +9,9 @@ from litestar import Controller, Request, get, patch
 
 from app.db.models import Project
 from app.errors import error_responses
+from app.request_checks import strict_body
 from app.schemas.project import ProjectList, ProjectOut, ProjectPatchBody
 from app.services.projects import Projects
-from app.strict_body import strict_body
 
 
 class ProjectController(Controller):

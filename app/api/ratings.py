@@ -18,12 +18,12 @@ from app.dependencies import provide_ratings
 from app.errors import error_responses
 from app.exports import RATINGS, ExportFormat, export_response
 from app.ingest import helpful_input, typed_input
+from app.request_checks import strict_body
 from app.schemas.pagination import Pagination
 from app.schemas.rating import RatingList, RatingOut, TypedRatingList, TypedRatingOut
 from app.schemas.rating_requests import HelpfulRatingBody, TypedRatingBody
 from app.services.ratings import Ratings, rating_conditions
 from app.services.time_bounds import parse_bounds
-from app.strict_body import strict_body
 
 
 class RatingController(Controller):

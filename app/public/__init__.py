@@ -6,10 +6,10 @@ from __future__ import annotations
 from litestar import Router
 
 from app.compression import SKIP_COMPRESSION
-from app.json_bodies import TEXT_PLAIN_JSON
 from app.public.cors import public_cors
 from app.public.preflight import preflight
 from app.public.submit import PublicSubmitController
+from app.request_checks import TEXT_PLAIN_JSON
 
 public_router = Router(
     path="/api/v1",

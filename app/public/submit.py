@@ -17,6 +17,7 @@ from app.db.models import FeedbackSource
 from app.errors import error_responses
 from app.ingest import helpful_input, typed_input
 from app.public.paths import CONTACT, FEEDBACK, HELPFUL_RATING, TYPED_RATING
+from app.request_checks import strict_body
 from app.schemas.contact_requests import PublicContactBody
 from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
@@ -24,7 +25,6 @@ from app.schemas.rating_requests import PublicHelpfulRatingBody, PublicTypedRati
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.state import ingest_of
-from app.strict_body import strict_body
 from app.webhooks.subscriptions import remember_subscriptions
 from tenants.scope import widget_scope
 

@@ -3,7 +3,7 @@ Content-Type. A request without a Content-Type is read as JSON, so minimal serve
 clients keep working; form-reading routes (the console) are not affected. Before any handler sees them,
 JSON bodies are checked for NUL characters, deep nesting and values only a lax reading accepts, and forms
 (in every encoding the framework parses) and query strings for NUL characters; query parameters are
-read strictly (app.query_params)."""
+read strictly (query_params.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from litestar.params import BodyKwarg
 
 from app.errors import UnsupportedMediaType
 from app.ingest import first_header
-from app.json_nesting import refuse_deep_nesting
-from app.nul_characters import refuse_nul_characters, refuse_nul_in_form, refuse_nul_in_query
-from app.query_params import refuse_ambiguous_query
-from app.strict_body import STRICT_READING, refuse_lax_values
+from app.request_checks.nesting import refuse_deep_nesting
+from app.request_checks.nul_characters import refuse_nul_characters, refuse_nul_in_form, refuse_nul_in_query
+from app.request_checks.query_params import refuse_ambiguous_query
+from app.request_checks.strict_body import STRICT_READING, refuse_lax_values
 
 FORM_MEDIA_TYPES = frozenset({RequestEncodingType.URL_ENCODED.value, RequestEncodingType.MULTI_PART.value})
 TEXT_PLAIN_JSON = "text_plain_json"
