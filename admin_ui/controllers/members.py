@@ -17,6 +17,7 @@ from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
 from app.errors import InvalidRequest
+from app.services.feedback_items import unassign_member
 from app.services.invitation_mail import Inviter, invitation_link, invite, invite_again
 from app.timestamps import utc_now
 from tenants.invitations import Invitations, IssuedInvitation
@@ -144,9 +145,11 @@ class MembersController(Controller):
         self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, membership_id: UUID
     ) -> Any:
         members = Members(db_session, request.auth)
-        leaving = (await members.get(membership_id)).user_id == me.user_id
+        user_id = (await members.get(membership_id)).user_id
+        leaving = user_id == me.user_id
         try:
             await members.remove(membership_id)
+            await unassign_member(db_session, request.auth, user_id)
         except InvalidRequest as exc:
             return await self._page(
                 request,

@@ -22,6 +22,7 @@ from app.db.models import (
     FeedbackStatus,
     FeedbackType,
     Membership,
+    Project,
     User,
 )
 from app.errors import InvalidRequest, NotFound
@@ -31,6 +32,7 @@ from app.services.paging import one_page
 from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
+from tenants.scope import OrgScope
 
 FeedbackSort = Literal["-created_at", "created_at", "-updated_at", "updated_at"]
 
@@ -344,3 +346,18 @@ def stored_value(value: object) -> str | None:
     if isinstance(value, UUID):
         return str(value)
     return value  # type: ignore[return-value]
+
+
+async def unassign_member(session: AsyncSession, scope: OrgScope, user_id: UUID) -> None:
+    """Items assigned to a member who leaves the organization go back to nobody, each change recorded in
+    its history and announced like any other."""
+    assigned = await session.execute(
+        select(Project, FeedbackItem.id)
+        .join(FeedbackItem, FeedbackItem.project_id == Project.id)
+        .where(Project.org_id == scope.org_id, FeedbackItem.assignee_id == user_id)
+    )
+    by_project: dict[Project, list[UUID]] = {}
+    for project, item_id in assigned.tuples():
+        by_project.setdefault(project, []).append(item_id)
+    for project, item_ids in by_project.items():
+        await FeedbackItems(session, scope, project).update_many(item_ids, {"assignee": None})

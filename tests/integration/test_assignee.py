@@ -12,6 +12,7 @@ import re
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tenants.models import User
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -126,3 +127,35 @@ async def test_console_assignee_select_and_new_feedback(
     assert saved.status_code == 200
     assert '<dd id="detail-assignee">helper@org-a.example</dd>' in saved.text
     assert '<dd id="detail-status">Assigned</dd>' in saved.text
+
+
+async def test_a_removed_member_s_items_go_back_to_nobody(
+    client: AsyncTestClient,
+    console: Console,
+    owner: User,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    bob = await add_user(session_maker, tenant.org_id, "bob@org-a.example", "member")
+    ids = []
+    for message in ("Broken", "Slow"):
+        item = (
+            await client.post(feedback_url(tenant), json={"message": message}, headers=tenant.headers)
+        ).json()
+        await client.patch(
+            feedback_url(tenant, f"/{item['id']}"), json={"assignee": str(bob.id)}, headers=tenant.headers
+        )
+        ids.append(item["id"])
+    await console.login(owner.email)
+    page = (await console.get("/members")).text
+    membership = re.search(r'for="role-([0-9a-f-]+)">Role of bob@org-a\.example', page)
+    assert membership is not None
+    assert (await console.htmx_post(f"/members/{membership.group(1)}/remove")).status_code == 200
+    for item_id in ids:
+        item = (await client.get(feedback_url(tenant, f"/{item_id}"), headers=tenant.headers)).json()
+        assert "assignee" not in item
+        history = (
+            await client.get(feedback_url(tenant, f"/{item_id}/history"), headers=tenant.headers)
+        ).json()
+        last = history["history"][-1]
+        assert (last["field"], last["from"], last["to"]) == ("assignee", str(bob.id), None)
