@@ -155,6 +155,7 @@ class FeedbackController(Controller):
         status_code: int = 200,
         **extra: Any,
     ) -> Any:
+        history = await feedback_items.history(item)
         return render(
             request,
             "feedback_item.html",
@@ -162,7 +163,8 @@ class FeedbackController(Controller):
             status_code=status_code,
             project=project,
             item=item,
-            history=await feedback_items.history(item),
+            history=history,
+            emails=await feedback_items.assignee_emails(history),
             members=await Members(feedback_items.session, feedback_items.scope).list(),
             statuses=STATUSES,
             types=TYPES,

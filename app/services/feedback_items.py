@@ -215,6 +215,21 @@ class FeedbackItems(ProjectScoped):
         )
         return list(changes)
 
+    async def assignee_emails(self, history: Iterable[FeedbackChange]) -> dict[str, str]:
+        """The emails of the users an assignee change names (history keeps user ids, which stay true
+        when an email changes), for showing the history to people."""
+        ids = {
+            UUID(value)
+            for change in history
+            if change.field == "assignee"
+            for value in (change.from_value, change.to_value)
+            if value is not None
+        }
+        if not ids:
+            return {}
+        users = await self.session.execute(select(User.id, User.email).where(User.id.in_(ids)))
+        return {str(user_id): email for user_id, email in users.tuples()}
+
     async def _assignee(self, changes: FeedbackChanges) -> User | None:
         """The user a change assigns to, once checked to be a member of the project's organization."""
         user_id = changes.get("assignee")

@@ -159,3 +159,6 @@ async def test_a_removed_member_s_items_go_back_to_nobody(
         ).json()
         last = history["history"][-1]
         assert (last["field"], last["from"], last["to"]) == ("assignee", str(bob.id), None)
+    shown = (await console.get(f"/projects/{tenant.project_id}/feedback/{ids[0]}")).text
+    assert re.search(r"changed <strong>assignee</strong>\s+from <q>—</q> to <q>bob@org-a\.example</q>", shown)
+    assert re.search(r"changed <strong>assignee</strong>\s+from <q>bob@org-a\.example</q> to <q>—</q>", shown)
