@@ -4,18 +4,12 @@ expires its keys itself, so only stores that need sweeping (files, memory) are s
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 from litestar import Litestar
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
+from app.periodic import periodic
 
 PURGE_EVERY_SECONDS = 3600
-logger = logging.getLogger("hearken")
 
 
 async def purge_expired_entries(app: Litestar) -> None:
@@ -26,21 +20,6 @@ async def purge_expired_entries(app: Litestar) -> None:
             await delete_expired()
 
 
-async def _purge_forever(app: Litestar) -> None:
-    while True:
-        try:
-            await purge_expired_entries(app)
-        except OSError as exc:  # a full or unreadable disk must not end the sweeping
-            logger.warning("could not purge expired console sessions: %s", type(exc).__name__)
-        await asyncio.sleep(PURGE_EVERY_SECONDS)
-
-
-@asynccontextmanager
-async def session_purge(app: Litestar) -> AsyncIterator[None]:
-    task = asyncio.create_task(_purge_forever(app))
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+session_purge = periodic("sessions", lambda app: PURGE_EVERY_SECONDS, purge_expired_entries)
+"""Sweeps the stores of this process every hour while it serves (kept on with HEARKEN_PERIODIC_JOBS=off:
+the stores it sweeps are the process's own)."""

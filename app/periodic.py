@@ -1,9 +1,11 @@
-"""Jobs every server process runs beside its requests at an interval (retention, digests, imports).
+"""Jobs every server process runs beside its requests at an interval: retention, digests, imports, and
+the sweeping of the process's own session stores.
 
-Each job claims its own work in the database (a lease or a unique row), so running it in every process is
-safe; the interval only decides how soon due work is found. A process looks once at start, then every
-interval give or take a tenth, so processes started together drift apart. HEARKEN_PERIODIC_JOBS=off keeps
-them out of a process (a node meant only to serve requests; tests that drive a job themselves).
+The shared jobs claim their work in the database (a lease or a unique row), so running them in every
+process is safe; the interval only decides how soon due work is found. A process looks once at start,
+then every interval give or take a tenth, so processes started together drift apart.
+HEARKEN_PERIODIC_JOBS=off keeps the shared jobs out of a process (a node meant only to serve requests;
+tests that drive a job themselves).
 """
 
 from __future__ import annotations
