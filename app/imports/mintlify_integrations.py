@@ -13,19 +13,18 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 import httpx
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackSource, MintlifyIntegration, Project
 from app.db.transactions import unit_of_work
-from app.errors import NotFound
 from app.imports.claims import claim
+from app.imports.integration_rows import IntegrationRows
 from app.imports.mintlify_api import FeedbackPage, MintlifyError, feedback_page
 from app.imports.mintlify_items import page_feedback
 from app.imports.secret_box import SecretBox, secret_box
 from app.services.feedback_items import FeedbackItems
-from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 from tenants.scope import OrgScope, operator_scope
 
@@ -37,26 +36,17 @@ MAX_PAGES = 1000
 """An upstream that never stops saying hasMore ends an import here (100,000 records)."""
 
 
-class MintlifyIntegrations(ProjectScoped):
-    """The Mintlify integration of one project."""
+class MintlifyIntegrations(IntegrationRows[MintlifyIntegration]):
+    """The Mintlify integration of one project; removed, it stops importing."""
+
+    model = MintlifyIntegration
+    name = "Mintlify"
 
     def __init__(
         self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox, settings: Settings
     ) -> None:
-        super().__init__(session, scope, project)
-        self.box = box
+        super().__init__(session, scope, project, box)
         self.settings = settings
-
-    async def find(self) -> MintlifyIntegration | None:
-        return await self.session.scalar(
-            select(MintlifyIntegration).where(MintlifyIntegration.project_id == self.project.id)
-        )
-
-    async def get(self) -> MintlifyIntegration:
-        integration = await self.find()
-        if integration is None:
-            raise NotFound("this project has no Mintlify integration")
-        return integration
 
     async def enable(self, mintlify_project_id: str, api_key: str) -> MintlifyIntegration:
         """Store the settings; another Mintlify project starts again from its beginning. The first
@@ -78,13 +68,6 @@ class MintlifyIntegrations(ProjectScoped):
         integration.last_error = None
         await self.session.flush()
         return integration
-
-    async def remove(self) -> None:
-        """Stop importing; the items imported so far stay. Removing twice is fine."""
-        integration = await self.find()
-        if integration is not None:
-            await self.session.delete(integration)
-            await self.session.flush()
 
 
 async def import_mintlify_feedback(

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackSource, Project, StripeIntegration
 from app.errors import InvalidSignature, NotFound
 from app.imports.claims import claim
+from app.imports.integration_rows import IntegrationRows
 from app.imports.secret_box import SecretBox
 from app.imports.stripe_events import cancellation_feedback
 from app.imports.stripe_signature import verify_stripe_signature
 from app.services.feedback_items import FeedbackItems
-from app.services.projects import ProjectScoped
-from tenants.scope import OrgScope, operator_scope
+from tenants.scope import operator_scope
 
 RECEIVER_PATH = "/api/v1/integrations/stripe/{integration_id}"
 IMPORTER = "Stripe import"
@@ -31,23 +30,11 @@ def webhook_url(base_url: str, integration: StripeIntegration) -> str:
     return base_url + RECEIVER_PATH.format(integration_id=integration.id)
 
 
-class StripeIntegrations(ProjectScoped):
-    """The Stripe integration of one project."""
+class StripeIntegrations(IntegrationRows[StripeIntegration]):
+    """The Stripe integration of one project; removed, its URL answers 404 from now on."""
 
-    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox) -> None:
-        super().__init__(session, scope, project)
-        self.box = box
-
-    async def find(self) -> StripeIntegration | None:
-        return await self.session.scalar(
-            select(StripeIntegration).where(StripeIntegration.project_id == self.project.id)
-        )
-
-    async def get(self) -> StripeIntegration:
-        integration = await self.find()
-        if integration is None:
-            raise NotFound("this project has no Stripe integration")
-        return integration
+    model = StripeIntegration
+    name = "Stripe"
 
     async def enable(self, signing_secret: str) -> StripeIntegration:
         """Store the secret; an existing integration keeps its id, so the URL in Stripe stays valid."""
@@ -58,13 +45,6 @@ class StripeIntegrations(ProjectScoped):
         integration.sealed_signing_secret = self.box.seal(signing_secret)
         await self.session.flush()
         return integration
-
-    async def remove(self) -> None:
-        """Forget the integration; its URL answers 404 from now on. Removing twice is fine."""
-        integration = await self.find()
-        if integration is not None:
-            await self.session.delete(integration)
-            await self.session.flush()
 
 
 async def receive_stripe_event(
