@@ -41,6 +41,7 @@ def test_feedback_by_hand_downloads_erasure_and_audit_log(page: Page, console_se
     page.get_by_role("button", name="Save").click()
     expect(page.locator("#detail-assignee")).to_have_text(email)
     expect(page.locator("#detail-status")).to_have_text("Assigned")
+    expect(page.locator("ol.history")).to_contain_text(f"changed assignee from — to {email}")
     screenshot(page, "22-feedback-assigned")
 
     page.get_by_role("navigation", name="Project").get_by_role("link", name="Feedback").click()
