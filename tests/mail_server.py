@@ -1,22 +1,31 @@
 """A real SMTP server on 127.0.0.1 for the mail tests (aiosmtpd, in its own thread): it keeps every
-message it accepts, parsed back with the `email` package, and can require a login."""
+message it accepts, parsed back with the `email` package, can require a login, and can speak TLS (by
+STARTTLS or from the first byte) with a self-signed certificate made here."""
 
 from __future__ import annotations
 
 import asyncio
 import email
 import email.policy
+import ipaddress
 import re
 import socket
+import ssl
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
 @dataclass
@@ -26,6 +35,8 @@ class Inbox:
     port: int = 0
     messages: list[EmailMessage] = field(default_factory=list)
     recipients: list[list[str]] = field(default_factory=list)
+    logins: list[tuple[str, bool]] = field(default_factory=list)
+    """Each AUTH that reached the server: the user name, and whether the connection was encrypted."""
     _arrived: threading.Condition = field(default_factory=threading.Condition)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
@@ -70,21 +81,86 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Certificate:
+    """A self-signed certificate and its key as PEM files: what the server shows, and what a client
+    trusts (e.g. by SSL_CERT_FILE, as an operator would)."""
+
+    cert_file: Path
+    key_file: Path
+
+    def server_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.cert_file, self.key_file)
+        return context
+
+
+def self_signed_certificate(
+    directory: Path, names: Sequence[str] = ("127.0.0.1", "localhost")
+) -> Certificate:
+    """A certificate valid for an hour for `names` (IP addresses or host names), written to `directory`."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])])
+    alternatives: list[x509.GeneralName] = []
+    for name in names:
+        try:
+            alternatives.append(x509.IPAddress(ipaddress.ip_address(name)))
+        except ValueError:
+            alternatives.append(x509.DNSName(name))
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=1))
+        .not_valid_after(now + timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    directory.mkdir(parents=True, exist_ok=True)
+    found = Certificate(directory / f"{names[0]}.crt", directory / f"{names[0]}.key")
+    found.cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    found.key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    return found
+
+
 @contextmanager
 def smtp_server(
-    inbox: Inbox | None = None, port: int | None = None, login: tuple[str, str] | None = None
+    inbox: Inbox | None = None,
+    port: int | None = None,
+    login: tuple[str, str] | None = None,
+    certificate: Certificate | None = None,
+    implicit_tls: bool = False,
 ) -> Iterator[Inbox]:
     """Serve on 127.0.0.1:`port` (a free one when None) until the block ends. With `login`, only that
-    user and password may send (AUTH over the plain connection: a test server only)."""
+    user and password may send. With a `certificate` the server offers STARTTLS and takes no login
+    before it, or with `implicit_tls` speaks TLS from the first byte; without one, AUTH goes over the
+    plain connection (a test server only)."""
     inbox = inbox or Inbox()
+    assert certificate is not None or not implicit_tls, "implicit TLS needs a certificate"
     options: dict[str, Any] = {}
     if login is not None:
 
         def authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
             ok = isinstance(data, LoginPassword) and (data.login.decode(), data.password.decode()) == login
+            name = data.login.decode() if isinstance(data, LoginPassword) else ""
+            inbox.logins.append((name, implicit_tls or session.ssl is not None))
             return AuthResult(success=ok)
 
-        options = {"authenticator": authenticate, "auth_required": True, "auth_require_tls": False}
+        starttls = certificate is not None and not implicit_tls
+        options = {"authenticator": authenticate, "auth_required": True, "auth_require_tls": starttls}
+    if certificate is not None and implicit_tls:
+        options["ssl_context"] = certificate.server_context()
+    elif certificate is not None:
+        options.update(tls_context=certificate.server_context(), require_starttls=True)
     controller = Controller(inbox, hostname="127.0.0.1", port=port or free_port(), **options)
     controller.start()
     try:

@@ -1,6 +1,7 @@
 """Mail queued in the outbox reaches a real SMTP server (aiosmtpd on 127.0.0.1) once, in the
-recipient's language, as plain text with an HTML alternative; an SMTP server that is down loses
-nothing; without SMTP the mail is written to the log."""
+recipient's language, as plain text with an HTML alternative, over TLS (STARTTLS or from the first byte)
+with the login inside it; an SMTP server that is down or shows a certificate the machine does not trust
+loses nothing and learns nothing; without SMTP the mail is written to the log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from litestar.testing import AsyncTestClient
@@ -20,7 +22,7 @@ from app.db.config import build_db_config
 from app.db.models import JobStatus, OutboundEmail, OutboxJob
 from app.mail import Mail, queue_mail
 from app.main import create_app
-from tests.mail_server import free_port, smtp_server, text_of
+from tests.mail_server import Certificate, free_port, self_signed_certificate, smtp_server, text_of
 
 SMTP_PASSWORD = "s3cret-smtp-pass"
 RESET = Mail(
@@ -75,9 +77,24 @@ async def job_of(app: Serving, record: OutboundEmail) -> tuple[OutboxJob, Outbou
         return job, stored
 
 
-async def test_a_queued_mail_arrives_in_the_recipients_language(database_url: str) -> None:
-    with smtp_server(login=("hearken", SMTP_PASSWORD)) as inbox:
-        url = f"smtp://hearken:{SMTP_PASSWORD}@127.0.0.1:{inbox.port}"
+@pytest.fixture
+def certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Certificate:
+    """The SMTP server's certificate, trusted the way an operator trusts a private one: SSL_CERT_FILE."""
+    made = self_signed_certificate(tmp_path)
+    monkeypatch.setenv("SSL_CERT_FILE", str(made.cert_file))
+    return made
+
+
+TLS_KINDS = [pytest.param("smtp", False, id="starttls"), pytest.param("smtps", True, id="implicit-tls")]
+
+
+@pytest.mark.parametrize(("scheme", "implicit_tls"), TLS_KINDS)
+async def test_a_queued_mail_arrives_in_the_recipients_language(
+    database_url: str, certificate: Certificate, scheme: str, implicit_tls: bool
+) -> None:
+    login = ("hearken", SMTP_PASSWORD)
+    with smtp_server(login=login, certificate=certificate, implicit_tls=implicit_tls) as inbox:
+        url = f"{scheme}://hearken:{SMTP_PASSWORD}@127.0.0.1:{inbox.port}"
         async with serving(mail_settings(database_url, url)) as app:
             record = await send(app, RESET)
             (message,) = await inbox.wait_for(1)
@@ -92,6 +109,7 @@ async def test_a_queued_mail_arrives_in_the_recipients_language(database_url: st
             await _until_succeeded(app, record)
             _, stored = await job_of(app, record)
             assert stored.sent_at is not None and stored.sealed_message == ""
+    assert inbox.logins == [("hearken", True)]  # once, encrypted
 
 
 async def _until_succeeded(app: Serving, record: OutboundEmail) -> OutboxJob:
@@ -102,6 +120,16 @@ async def _until_succeeded(app: Serving, record: OutboundEmail) -> OutboxJob:
             return job
         await _pause()
     raise AssertionError(f"the job is still {job.status}")
+
+
+async def _until_tried(app: Serving, record: OutboundEmail, times: int) -> OutboxJob:
+    """The job once its sending failed `times` times."""
+    for _ in range(400):
+        job, _ = await job_of(app, record)
+        if job.attempts >= times:
+            return job
+        await _pause()
+    raise AssertionError(f"the job was tried {job.attempts} times, not {times}")
 
 
 async def _pause() -> None:
@@ -137,20 +165,16 @@ def logs() -> Iterator[KeptLogs]:
 
 
 async def test_mail_waits_while_smtp_is_down_and_is_sent_once_it_is_up(
-    database_url: str, logs: KeptLogs
+    database_url: str, logs: KeptLogs, certificate: Certificate
 ) -> None:
     port = free_port()
     url = f"smtp://hearken:{SMTP_PASSWORD}@127.0.0.1:{port}"
     async with serving(mail_settings(database_url, url)) as app:
         record = await send(app, RESET)
-        for _ in range(400):  # a few attempts fail while nothing listens
-            job, _ = await job_of(app, record)
-            if job.attempts >= 2:
-                break
-            await _pause()
+        job = await _until_tried(app, record, 2)  # a few attempts fail while nothing listens
         assert job.status == JobStatus.PENDING and job.last_error
         assert SMTP_PASSWORD not in job.last_error
-        with smtp_server(port=port, login=("hearken", SMTP_PASSWORD)) as inbox:
+        with smtp_server(port=port, login=("hearken", SMTP_PASSWORD), certificate=certificate) as inbox:
             (message,) = await inbox.wait_for(1)
             assert message["To"] == "ada@example.org"
             await _until_succeeded(app, record)
@@ -159,6 +183,56 @@ async def test_mail_waits_while_smtp_is_down_and_is_sent_once_it_is_up(
             assert [m["To"] for m in inbox.messages] == ["ada@example.org", "bo@example.org"]
     assert "mails wait for their retry" in logs.text
     assert SMTP_PASSWORD not in logs.text
+
+
+async def _refused_and_waiting(app: Serving, record: OutboundEmail, logs: KeptLogs, reason: str) -> None:
+    """Tried twice and given up on by the client, still waiting, its message kept for the retry; the
+    error and the log name `reason` and not the password."""
+    job = await _until_tried(app, record, 2)
+    _, stored = await job_of(app, record)
+    assert job.status == JobStatus.PENDING
+    assert stored.sent_at is None and stored.sealed_message
+    assert job.last_error and reason in job.last_error and SMTP_PASSWORD not in job.last_error
+    assert reason in logs.text and "mails wait for their retry" in logs.text
+    assert SMTP_PASSWORD not in logs.text
+
+
+@pytest.mark.parametrize(("scheme", "implicit_tls"), TLS_KINDS)
+async def test_a_server_whose_certificate_is_not_trusted_gets_neither_login_nor_mail(
+    database_url: str,
+    tmp_path: Path,
+    logs: KeptLogs,
+    monkeypatch: pytest.MonkeyPatch,
+    scheme: str,
+    implicit_tls: bool,
+) -> None:
+    shown = self_signed_certificate(tmp_path / "shown")  # right names, but nobody vouches for it
+    trusted = self_signed_certificate(tmp_path / "trusted")
+    monkeypatch.setenv("SSL_CERT_FILE", str(trusted.cert_file))
+    with smtp_server(login=("hearken", SMTP_PASSWORD), certificate=shown, implicit_tls=implicit_tls) as inbox:
+        url = f"{scheme}://hearken:{SMTP_PASSWORD}@127.0.0.1:{inbox.port}"
+        async with serving(mail_settings(database_url, url)) as app:
+            record = await send(app, RESET)
+            await _refused_and_waiting(app, record, logs, "certificate verify failed")
+            assert inbox.logins == [] and inbox.messages == []
+            monkeypatch.setenv("SSL_CERT_FILE", str(shown.cert_file))  # the operator trusts it now
+            (message,) = await inbox.wait_for(1)
+            assert message["To"] == "ada@example.org"
+            await _until_succeeded(app, record)
+    assert inbox.logins == [("hearken", True)]
+
+
+async def test_a_trusted_certificate_for_another_name_gets_neither_login_nor_mail(
+    database_url: str, tmp_path: Path, logs: KeptLogs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = self_signed_certificate(tmp_path, names=("mail.example.com",))
+    monkeypatch.setenv("SSL_CERT_FILE", str(elsewhere.cert_file))
+    with smtp_server(login=("hearken", SMTP_PASSWORD), certificate=elsewhere) as inbox:
+        url = f"smtp://hearken:{SMTP_PASSWORD}@127.0.0.1:{inbox.port}"
+        async with serving(mail_settings(database_url, url)) as app:
+            record = await send(app, RESET)
+            await _refused_and_waiting(app, record, logs, "IP address mismatch")
+    assert inbox.logins == [] and inbox.messages == []
 
 
 async def test_without_smtp_the_mail_is_written_to_the_log(database_url: str, logs: KeptLogs) -> None:
