@@ -1,8 +1,12 @@
 """The SMTP server named by HEARKEN_SMTP_URL, and a connection to it through aiosmtplib.
 
-`smtp://` upgrades with STARTTLS whenever the server offers it; `smtps://` speaks TLS from the first
-byte. Certificates are checked. The password is used to log in and nowhere else: it is never part of an
-error or a log line.
+`smtps://` speaks TLS from the first byte. `smtp://` upgrades with STARTTLS whenever the server offers
+it, and with a user name in the URL it requires STARTTLS: a server (or anyone between) that does not offer
+it gets no login, so the password never crosses in plain text, and the mail waits for its retry.
+Certificates are checked against the system's trusted authorities (OpenSSL's, so SSL_CERT_FILE names
+another bundle, e.g. a private CA's) and the host name of the URL, when each connection is made; a
+certificate that does not pass ends the connection before anything is sent. The password is used to log
+in and nowhere else: it is never part of an error or a log line.
 """
 
 from __future__ import annotations
@@ -42,9 +46,15 @@ class SmtpServer:
             username=self.username,
             password=self.password,
             use_tls=self.implicit_tls,
-            start_tls=False if self.implicit_tls else None,  # None: STARTTLS when the server offers it
+            start_tls=self._starttls(),
             timeout=TIMEOUT_SECONDS,
         )
+
+    def _starttls(self) -> bool | None:
+        """True: STARTTLS or no connection; None: STARTTLS when the server offers it."""
+        if self.implicit_tls:
+            return False
+        return True if self.username is not None else None
 
     def __str__(self) -> str:
         return f"{'smtps' if self.implicit_tls else 'smtp'}://{self.host}:{self.port}"

@@ -1,7 +1,8 @@
 """Mail queued in the outbox reaches a real SMTP server (aiosmtpd on 127.0.0.1) once, in the
 recipient's language, as plain text with an HTML alternative, over TLS (STARTTLS or from the first byte)
-with the login inside it; an SMTP server that is down or shows a certificate the machine does not trust
-loses nothing and learns nothing; without SMTP the mail is written to the log."""
+with the login inside it; an SMTP server that is down, shows a certificate the machine does not trust or
+offers no STARTTLS for a login loses nothing and learns nothing; without SMTP the mail is written to the
+log."""
 
 from __future__ import annotations
 
@@ -232,6 +233,17 @@ async def test_a_trusted_certificate_for_another_name_gets_neither_login_nor_mai
         async with serving(mail_settings(database_url, url)) as app:
             record = await send(app, RESET)
             await _refused_and_waiting(app, record, logs, "IP address mismatch")
+    assert inbox.logins == [] and inbox.messages == []
+
+
+async def test_a_login_is_not_sent_to_a_server_that_offers_no_starttls(
+    database_url: str, logs: KeptLogs
+) -> None:
+    with smtp_server(login=("hearken", SMTP_PASSWORD)) as inbox:  # AUTH offered in plain text
+        url = f"smtp://hearken:{SMTP_PASSWORD}@127.0.0.1:{inbox.port}"
+        async with serving(mail_settings(database_url, url)) as app:
+            record = await send(app, RESET)
+            await _refused_and_waiting(app, record, logs, "STARTTLS extension not supported")
     assert inbox.logins == [] and inbox.messages == []
 
 
