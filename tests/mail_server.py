@@ -155,6 +155,7 @@ def smtp_server(
             inbox.logins.append((name, implicit_tls or session.ssl is not None))
             return AuthResult(success=ok)
 
+        # aiosmtpd counts only STARTTLS as TLS for AUTH; TLS from the first byte is encrypted as well
         starttls = certificate is not None and not implicit_tls
         options = {"authenticator": authenticate, "auth_required": True, "auth_require_tls": starttls}
     if certificate is not None and implicit_tls:
