@@ -9,11 +9,14 @@ Rules applied to the generated document (each one is enforced by the server for 
 - request bodies refuse unknown fields (their structs forbid them); bodies and parameters refuse NUL;
 - schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
 - each request body carries its example (`REQUEST_EXAMPLES`);
-- an export answers a CSV or NDJSON file (`EXPORT_ANSWER`).
+- an export answers a CSV or NDJSON file (`EXPORT_ANSWER`);
+- links from what creates a row to what reads, changes and deletes it, and from an archiving DELETE to
+  the reads that still answer (`LINKS`, `ARCHIVE_LINKS`).
 """
 
 from __future__ import annotations
 
+import re
 from copy import deepcopy
 from dataclasses import dataclass, fields
 from typing import Any
@@ -51,6 +54,30 @@ EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCH
 """Component schemas whose rules span fields (the rating value's type depends on `type`)."""
 SCHEMA_RULES: dict[str, dict[str, Any]] = {"ErasureBody": ERASURE_BODY_RULE}
 """Rules across fields added to a generated component schema."""
+LINKS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "createFeedback": (
+        "feedback_id", ("getFeedback", "patchFeedback", "archiveFeedback", "getFeedbackHistory")
+    ),
+    "createHelpful": ("rating_id", ("getRating", "archiveRating")),
+    "createTyped": ("rating_id", ("getRating", "archiveRating")),
+    "getRating": ("rating_id", ("archiveRating",)),
+    "createWebhook": (
+        "webhook_id", ("getWebhook", "patchWebhook", "deleteWebhook", "sendTest", "listDeliveries")
+    ),
+    "sendTest": ("delivery_id", ("listAttempts", "retryDelivery")),
+}  # fmt: skip
+"""Operations whose answer's `id` is the named path parameter of the others (the rest of their path
+parameters are the request's own)."""
+ARCHIVE_LINKS: dict[str, tuple[str, ...]] = {
+    "archiveFeedback": ("getFeedback", "getFeedbackHistory", "patchFeedback"),
+    "archiveMessage": ("getMessage",),
+    "archiveRating": ("getRating",),
+}
+"""DELETEs that archive, and the operations that still reach the archived item."""
+ARCHIVED = (
+    "The item stays readable, marked `archived: true` (feedback: PATCH `archived: false` restores it); after"
+    " a DELETE with `purge=true` it is gone and this answers 404."
+)
 
 
 def operation_id(handler: HTTPRouteHandler, method: Method, _path: list[Any]) -> str:
@@ -88,8 +115,39 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
                 name = schema.get("$ref", "").rsplit("/", 1)[-1]
                 if name in REQUEST_EXAMPLES:
                     content["example"] = deepcopy(REQUEST_EXAMPLES[name])
+    _link(document)
     _tidy_numbers(document)
     return document
+
+
+def _link(document: dict[str, Any]) -> None:
+    """OpenAPI links (`LINKS`, `ARCHIVE_LINKS`) on each operation's successful answer. A link passes the
+    answer's id where `LINKS` says, and every other path parameter the two operations share as it was."""
+    by_id = {
+        operation["operationId"]: (path, operation)
+        for path, item in document.get("paths", {}).items()
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    links = [
+        (source, target, {parameter: "$response.body#/id"}, "The row this answer is about, by its id.")
+        for source, (parameter, targets) in LINKS.items()
+        for target in targets
+    ]
+    links += [(source, target, {}, ARCHIVED) for source in ARCHIVE_LINKS for target in ARCHIVE_LINKS[source]]
+    for source, target, passed, description in links:
+        path, operation = by_id[source]
+        parameters = {
+            name: passed.get(name, f"$request.path.{name}")
+            for name in re.findall(r"{(\w+)}", by_id[target][0])
+            if name in passed or f"{{{name}}}" in path
+        }
+        answer = next(answer for status, answer in operation["responses"].items() if status.startswith("2"))
+        answer.setdefault("links", {})[target] = {
+            "operationId": target,
+            "parameters": parameters,
+            "description": description,
+        }
 
 
 def _every_error_answer(operation: dict[str, Any]) -> None:
