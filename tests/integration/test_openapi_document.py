@@ -119,6 +119,26 @@ def test_every_error_answer_documents_its_error_body(document: dict[str, Any]) -
             assert {"error", "details"} <= set(body["required"]), (method, path, status)
 
 
+def test_links_fill_every_path_parameter_of_their_target_from_what_their_source_has(
+    document: dict[str, Any],
+) -> None:
+    """A link names an operation and gives each of its path parameters a value: the source's answer id,
+    or a path parameter the source was called with (a renamed parameter cannot leave a link dangling)."""
+    by_id = {operation["operationId"]: (path, operation) for path, _, operation in operations(document)}
+    linked = 0
+    for path, method, operation in operations(document):
+        for status, response in operation["responses"].items():
+            for link in response.get("links", {}).values():
+                target_path, _ = by_id[link["operationId"]]
+                assert set(link["parameters"]) == set(re.findall(r"{(\w+)}", target_path)), (method, path)
+                for value in link["parameters"].values():
+                    source = value.removeprefix("$request.path.")
+                    assert value == "$response.body#/id" or f"{{{source}}}" in path, (method, path, value)
+                    assert value != "$response.body#/id" or status.startswith("2"), (method, path, status)
+                linked += 1
+    assert linked >= 20
+
+
 async def test_allow_on_options_and_405_lists_the_documented_methods(
     document_app: Litestar, document: dict[str, Any]
 ) -> None:
