@@ -109,6 +109,8 @@ class WebhookSender:
             error = f"no answer within {TIMEOUT_SECONDS:.0f} s"
         except (aiohttp.ClientError, OSError) as exc:
             error = connection_error(exc)
+        except ValueError as exc:  # a URL saved before a rule refused it: this delivery fails, not the batch
+            error = f"the URL cannot be sent a request ({type(exc).__name__})"
         attempt = WebhookAttempt(
             delivery_id=delivery.id,
             status_code=status,

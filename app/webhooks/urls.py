@@ -13,8 +13,10 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+from aiohttp import BasicAuth
 from aiohttp.abc import AbstractResolver, ResolveResult
 from aiohttp.resolver import ThreadedResolver
+from yarl import URL
 
 from app.config import Settings
 from app.errors import InvalidRequest
@@ -66,12 +68,30 @@ async def checked_url(url: str, settings: Settings) -> str:
     allowed = ("https",) if settings.is_production else ("http", "https")
     if parts.scheme not in allowed or not parts.hostname:
         raise InvalidRequest("url", f"must be an absolute {' or '.join(allowed)} URL with a host")
+    if not sendable(url):
+        raise InvalidRequest(
+            "url", "has a host name, user name or password no request can carry (write them in ASCII)"
+        )
     if not settings.webhooks_reach_private_addresses:
         try:
             await check_public(parts.hostname, port or 443)
         except NonPublicAddress as exc:
             raise InvalidRequest("url", f"{exc}; webhooks may only reach public addresses") from None
     return url
+
+
+def sendable(url: str) -> bool:
+    """Whether the HTTP client can turn the URL into a request: an internationalized host name must
+    encode (IDNA), and a user name and password, sent as Basic authentication, must be Latin-1."""
+    try:
+        target = URL(url)
+        target.raw_host  # noqa: B018  (encodes the host)
+        credentials = BasicAuth.from_url(target)
+        if credentials is not None:
+            credentials.encode()
+    except ValueError:  # UnicodeError is one
+        return False
+    return True
 
 
 class PublicOnlyResolver(AbstractResolver):

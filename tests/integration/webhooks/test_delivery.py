@@ -279,3 +279,39 @@ async def test_widget_submissions_see_endpoint_changes_at_once(
     await asyncio.sleep(0.3)
     assert len(hook.requests) == 1
     assert len(await deliveries(client, tenant, created["id"])) == 1
+
+
+async def test_an_endpoint_whose_url_cannot_be_sent_fails_alone(
+    client: AsyncTestClient[Litestar],
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+    hook: Receiver,
+) -> None:
+    """A URL saved before today's rules refused it (a user name Basic authentication cannot carry) fails
+    its own deliveries; the others of the same batch go out."""
+    from uuid import UUID
+
+    from sqlalchemy import update
+
+    from app.db.models import WebhookEndpoint
+    from app.db.transactions import unit_of_work
+
+    broken = await add_webhook(client, tenant, hook.url)
+    async with unit_of_work(session_maker) as session:
+        await session.execute(
+            update(WebhookEndpoint)
+            .where(WebhookEndpoint.id == UUID(broken["id"]))
+            .values(url="http://\U000c76f9@127.0.0.1/hook")
+        )
+    with receiver() as working:
+        fine = await add_webhook(client, tenant, working.url)
+        await client.post(
+            "/api/v1/feedback/submit",
+            json={"project_key": tenant.project_key, "message": "Both endpoints want this"},
+            headers={"Origin": ALLOWED},
+        )
+        (request,) = await working.wait_for(1)
+    assert json.loads(request.body)["type"] == "feedback.created"
+    assert (await settled(client, tenant, fine["id"]))[0]["status"] == "succeeded"
+    (failed,) = await settled(client, tenant, broken["id"])
+    assert "cannot be sent a request" in failed["last_error"], failed

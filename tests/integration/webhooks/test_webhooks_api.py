@@ -64,14 +64,15 @@ async def test_patch_changes_only_what_it_names_and_delete_removes(
 async def test_bad_input_is_400_naming_the_field_and_stores_nothing(
     client: AsyncTestClient[Litestar], tenant: Tenant, other_tenant: Tenant, hook: Receiver
 ) -> None:
-    cases = {
-        "url": {"url": "ftp://example.org/hook"},
-        "events": {"url": hook.url, "events": ["rating.created"]},
-        "project_ids": {"url": hook.url, "project_ids": [other_tenant.project_id]},
-        "format": {"url": hook.url, "format": "teams"},
-        "description": {"url": hook.url, "description": "x" * 501},
-    }
-    for field, body in cases.items():
+    cases = [
+        ("url", {"url": "ftp://example.org/hook"}),
+        ("url", {"url": "http://\U000c76f9@127.0.0.1/hook"}),  # a user name Basic authentication cannot carry
+        ("events", {"url": hook.url, "events": ["rating.created"]}),
+        ("project_ids", {"url": hook.url, "project_ids": [other_tenant.project_id]}),
+        ("format", {"url": hook.url, "format": "teams"}),
+        ("description", {"url": hook.url, "description": "x" * 501}),
+    ]
+    for field, body in cases:
         response = await client.post(HOOKS, json=body, headers=tenant.headers)
         assert response.status_code == 400, (field, response.text)
         assert response.json()["error"] == "invalid_request"
