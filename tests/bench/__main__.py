@@ -45,7 +45,8 @@ ONLY_INGEST = os.environ.get("BENCH_ONLY") == "ingest"
 ONLY_WEBHOOKS = os.environ.get("BENCH_ONLY") == "webhooks"
 """BENCH_ONLY=webhooks measures feedback submits with and without a webhook endpoint alone."""
 ONLY_EXPORTS = os.environ.get("BENCH_ONLY") == "exports"
-"""BENCH_ONLY=exports measures the export of LARGE feedback items alone (both databases)."""
+"""BENCH_ONLY=exports measures the exports of LARGE feedback items and LARGE ratings alone (both
+databases)."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -272,18 +273,27 @@ def feedback_exports(inbox: Any) -> dict[str, str]:
     return {f"{LARGE:,} feedback CSV": base, f"{LARGE:,} feedback NDJSON": base + "?format=ndjson"}
 
 
+def ratings_exports(project: Any) -> dict[str, str]:
+    base = f"/api/v1/projects/{project.id}/ratings/export"
+    return {f"{LARGE:,} ratings CSV": base, f"{LARGE:,} ratings NDJSON": base + "?format=ndjson"}
+
+
 def exports_only(url: str, redis: bool) -> dict[str, Any]:
-    """BENCH_ONLY=exports: LARGE feedback items seeded, then exported as CSV and NDJSON."""
+    """BENCH_ONLY=exports: LARGE feedback items and LARGE ratings seeded, then exported as CSV and NDJSON."""
     config = build_db_config(Settings(database_url=url, secret_key="bench"))
     session_maker = config.create_session_maker()
     try:
-        token, (_, _, inbox) = asyncio.run(seed.tenant(session_maker))
+        token, (_, large, inbox) = asyncio.run(seed.tenant(session_maker))
         started = time.monotonic()
         asyncio.run(seed.feedback(session_maker, inbox.id, LARGE))
         record(f"seeded {LARGE:,} feedback items", f"{time.monotonic() - started:.0f} s")
+        started = time.monotonic()
+        asyncio.run(seed.ratings(session_maker, large.id, LARGE))
+        record(f"seeded {LARGE:,} ratings", f"{time.monotonic() - started:.0f} s")
         server = start("app.main:create_app", workers=READ_WORKERS, env=app_env(url, redis=redis))
         try:
-            return exports("PostgreSQL" if redis else "SQLite", server, token, feedback_exports(inbox))
+            paths = {**feedback_exports(inbox), **ratings_exports(large)}
+            return exports("PostgreSQL" if redis else "SQLite", server, token, paths)
         finally:
             server.stop()
     finally:
@@ -358,7 +368,7 @@ def postgres_part() -> None:
                 token,
                 {
                     **feedback_exports(inbox),
-                    f"{LARGE:,} ratings CSV": f"/api/v1/projects/{large.id}/ratings/export",
+                    **ratings_exports(large),
                 },
             )
 
