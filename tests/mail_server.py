@@ -20,12 +20,15 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from app.config import Settings
 
 
 @dataclass
@@ -184,3 +187,21 @@ def link_in(message: EmailMessage, path: str) -> str:
     found = re.search(rf"https?://[^/\s]+{re.escape(path)}\S+", text_of(message))
     assert found, f"no {path} link in the mail"
     return found.group(0)
+
+
+@pytest.fixture(name="inbox")
+def inbox_fixture() -> Iterator[Inbox]:
+    """A mail server for one test; import this and `mailing_settings` into a module whose app sends mail."""
+    with smtp_server() as inbox:
+        yield inbox
+
+
+@pytest.fixture(name="settings")
+def mailing_settings(database_url: str, inbox: Inbox) -> Settings:
+    """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms."""
+    return Settings(
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        smtp_url=f"smtp://127.0.0.1:{inbox.port}",
+        outbox_poll_seconds=0.05,
+    )

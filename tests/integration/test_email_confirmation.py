@@ -4,10 +4,8 @@ without SMTP every account counts as confirmed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -15,25 +13,11 @@ from app.config import Settings
 from app.main import create_app
 from tenants.accounts import find_user
 from tests.console_helpers import PASSWORD, Console, errors_in, use_memory_stores
-from tests.mail_server import Inbox, link_in, smtp_server
+from tests.mail_server import Inbox, inbox_fixture, link_in, mailing_settings
+
+__all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
 
 BANNER = "Confirm your email address: we mailed a link to"
-
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as inbox:
-        yield inbox
-
-
-@pytest.fixture
-def settings(database_url: str, inbox: Inbox) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="test-secret-key-for-the-suite",
-        smtp_url=f"smtp://127.0.0.1:{inbox.port}",
-        outbox_poll_seconds=0.05,
-    )
 
 
 async def sign_up(console: Console, email: str) -> None:

@@ -6,11 +6,9 @@ once per member and day, whatever the number of processes sending it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import httpx
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -24,23 +22,9 @@ from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
-from tests.mail_server import Inbox, smtp_server, text_of
+from tests.mail_server import Inbox, inbox_fixture, mailing_settings, text_of
 
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as inbox:
-        yield inbox
-
-
-@pytest.fixture
-def settings(database_url: str, inbox: Inbox) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="test-secret-key-for-the-suite",
-        smtp_url=f"smtp://127.0.0.1:{inbox.port}",
-        outbox_poll_seconds=0.05,
-    )
+__all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
 
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:

@@ -6,41 +6,24 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.config import Settings
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.models import PasswordReset, User
 from tests.console_helpers import PASSWORD, Console, errors_in
-from tests.mail_server import Inbox, link_in, smtp_server, text_of
+from tests.mail_server import Inbox, inbox_fixture, link_in, mailing_settings, text_of
+
+__all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
 
 NEW_PASSWORD = "a fresh passphrase here"
 SENT = "If an account uses that email, a link to set a new password is on its way."
-
-
-@pytest.fixture
-def inbox() -> Iterator[Inbox]:
-    with smtp_server() as inbox:
-        yield inbox
-
-
-@pytest.fixture
-def settings(database_url: str, inbox: Inbox) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="test-secret-key-for-the-suite",
-        smtp_url=f"smtp://127.0.0.1:{inbox.port}",
-        outbox_poll_seconds=0.05,
-    )
 
 
 async def ask_for_link(console: Console, email: str, **kwargs: object) -> str:
