@@ -54,14 +54,9 @@ async def within_deadline(
     _abandoned.add(serving)
     serving.add_done_callback(_forget)
     logger.error("no answer within %.1f s: answered 503", seconds)
-    body, media_type = (
-        (UNAVAILABLE_PAGE, b"text/html; charset=utf-8")
-        if _wants_page(scope)
-        else (
-            UNAVAILABLE,
-            b"application/json",
-        )
-    )
+    page = _wants_page(scope)
+    body = UNAVAILABLE_PAGE if page else UNAVAILABLE
+    media_type = b"text/html; charset=utf-8" if page else b"application/json"
     await send(
         {
             "type": "http.response.start",
