@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 import signal
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 
-from tests.cluster import PrivatePostgres, PrivateRedis, cluster, node_env, wait_for
+from tests.cluster import Balancer, PrivatePostgres, PrivateRedis, cluster, node_env, wait_for
 from tests.faults.conftest import Load, Tenant, hearken_cli, stored_marks, timed
 
 CSRF_FIELD = re.compile(r'name="_csrf_token" value="([^"]+)"')
@@ -147,6 +148,19 @@ def test_redis_stopped_submissions_go_on_and_readiness_says_so(
     assert load.acknowledged() <= stored_marks(database_url)
 
 
+def all_at_once(
+    balancer: Balancer, api: dict[str, str], console: httpx.Client
+) -> list[tuple[httpx.Response, float]]:
+    """An API read, a console page and each node's readiness, asked together, with how long each took."""
+    asks: list[Callable[[], httpx.Response]] = [
+        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
+        lambda: console.get("/projects"),
+        *(lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes),
+    ]
+    with ThreadPoolExecutor() as pool:
+        return list(pool.map(timed, asks))
+
+
 def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_without_restart(
     database_url: str,
     postgres: PrivatePostgres,
@@ -170,15 +184,7 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
                 10,
                 "503 unavailable after PostgreSQL froze",
             )
-            with ThreadPoolExecutor() as pool:  # an API read, a console page and each node's readiness
-                read, page, *readiness = pool.map(
-                    timed,
-                    [
-                        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
-                        lambda: console.get("/projects"),
-                    ]
-                    + [lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes],
-                )
+            read, page, *readiness = all_at_once(balancer, api, console)
         thawed = time.monotonic()
         recovered = wait_for(
             lambda: any(a.status == 204 for a in load.since(thawed)), 5, "submissions stored again"
@@ -234,17 +240,9 @@ def test_redis_frozen_submissions_go_on_with_per_process_limits_and_readiness_sa
             )
             # Each process counts the visitor's budget on its own.
             spent = [submit_times(node.url, 6, visitor) for node in balancer.nodes]
-            # At once: an API read (tokens read from PostgreSQL), a console page (its session is in
-            # Redis: 503) and each node's readiness.
-            with ThreadPoolExecutor() as pool:
-                read, page, *readiness = pool.map(
-                    timed,
-                    [
-                        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
-                        lambda: console.get("/projects"),
-                    ]
-                    + [lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes],
-                )
+            # An API read (tokens read from PostgreSQL), a console page (its session is in Redis: 503)
+            # and each node's readiness.
+            read, page, *readiness = all_at_once(balancer, api, console)
         thawed = time.monotonic()
         recovered = wait_for(
             lambda: all(
