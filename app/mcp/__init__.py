@@ -1,0 +1,52 @@
+"""The MCP server at /mcp: AI assistants read and triage the organization's feedback through tools that
+call the REST API's services (see docs/mcp.md)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar, asgi
+from litestar.handlers import ASGIRouteHandler
+from litestar.types import Receive, Scope, Send
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.mcp.authentication import McpAuthentication
+from app.mcp.call_budget import CallBudget
+from app.mcp.oauth_routes import oauth_routes
+from app.mcp.server import mcp_session_manager
+
+MCP_CALL_STORE = "mcp_calls"
+
+
+def mcp_routes(settings: Settings, session_maker: async_sessionmaker[AsyncSession]) -> list[ASGIRouteHandler]:
+    """/mcp, and the OAuth endpoints that let an assistant connect by the URL alone."""
+
+    async def transport(scope: Scope, receive: Receive, send: Send) -> None:
+        manager: StreamableHTTPSessionManager = scope["litestar_app"].state.mcp_session_manager
+        await manager.handle_request(scope, receive, send)  # type: ignore[arg-type]
+
+    authenticated = McpAuthentication(transport, settings.base_url)
+
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        scope["path_template"] = "/mcp"  # the access log's and the metrics' route label
+        await authenticated(scope, receive, send)
+
+    # copy_scope=False: the access log reads the organization the authentication puts in the scope
+    mcp = asgi("/mcp", is_mount=True, copy_scope=False, include_in_schema=False, name="mcp")(endpoint)
+    return [mcp, *oauth_routes(settings, session_maker)]
+
+
+@asynccontextmanager
+async def mcp_server(app: Litestar) -> AsyncIterator[None]:
+    """The MCP session manager of this process, running while the application serves."""
+    settings: Settings = app.state.settings
+    budget = CallBudget(
+        settings.rate_limit_mcp, app.state.redis, settings.redis_prefix, app.stores.get(MCP_CALL_STORE)
+    )
+    manager = mcp_session_manager(app.state.session_maker, budget)
+    app.state.mcp_session_manager = manager
+    async with manager.run():
+        yield
