@@ -1,32 +1,43 @@
-// Builds the served widgets: each src/<name>.js with its shared modules and minified CSS into one
-// self-contained, minified file static/widgets/v1/<name>.js. Run by `make setup` (esbuild and terser
-// from package.json). esbuild bundles; terser minifies, a few percent smaller than esbuild's minifier,
-// which the widgets' byte budgets need.
+// Builds the served widgets: each src/<name>.js (which describes its widget) started from its script tag
+// by src/shared/script.js, with its shared modules and minified CSS, into one self-contained, minified
+// file static/widgets/v1/<name>.js. Run by `make setup` (esbuild and terser from package.json). esbuild
+// bundles; terser minifies, a few percent smaller than esbuild's minifier, which the byte budgets need.
 
-import { build, transform } from 'esbuild';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+import { MEDIA, SOURCES, WIDGETS, checkTextNames, cssAsText, generatedEntries, terserOptions } from './bundling.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const widgets = ['helpful', 'contact', 'feedback', 'star', 'nps'];
-
-/** `import css from './x.css'` gives the file's minified text, ready for a constructable stylesheet. */
-const cssAsText = {
-  name: 'css-as-text',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: /\.css$/ }, async ({ path }) => {
-      const { code } = await transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
-      return { contents: code.trim(), loader: 'text' };
-    });
-  },
-};
-
-const outdir = join(here, 'v1');
+const outdir = join(dirname(fileURLToPath(import.meta.url)), 'v1');
+await checkTextNames();
 await mkdir(outdir, { recursive: true }); // a fresh checkout has none
 const { outputFiles } = await build({
-  entryPoints: widgets.map((name) => join(here, 'src', `${name}.js`)),
+  entryPoints: Object.fromEntries(WIDGETS.map((name) => [name, `script:${name}`])),
+  outdir,
+  write: false,
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  charset: 'utf8',
+  legalComments: 'none',
+  plugins: [
+    cssAsText,
+    generatedEntries('script', (name) => `import w from './${name}.js'; import { start } from './shared/script.js'; start(w);`),
+  ],
+  logLevel: 'warning',
+});
+
+for (const file of outputFiles) {
+  const { code } = await minify(file.text, terserOptions);
+  await writeFile(file.path, code);
+}
+
+// The feedback widget's image code, a file of its own that the widget fetches only when a visitor asks
+// for it. Its names stay as written: it talks to a widget bundled (and renamed) separately.
+const media = await build({
+  entryPoints: { [MEDIA]: join(SOURCES, `${MEDIA}.js`) },
   outdir,
   write: false,
   bundle: true,
@@ -37,13 +48,7 @@ const { outputFiles } = await build({
   plugins: [cssAsText],
   logLevel: 'warning',
 });
-
-for (const file of outputFiles) {
-  const { code } = await minify(file.text, {
-    ecma: 2020,
-    toplevel: true,
-    compress: { passes: 3, unsafe_arrows: true, pure_getters: true },
-    format: { comments: false },
-  });
+for (const file of media.outputFiles) {
+  const { code } = await minify(file.text, { ...terserOptions, mangle: true });
   await writeFile(file.path, code);
 }

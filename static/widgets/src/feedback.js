@@ -1,42 +1,97 @@
 // Hearken feedback widget: a floating "Feedback" button opening a form with the feedback type and a
-// message. Global: HearkenFeedback {setUser, open, close, reset, remove, container}.
+// message, and with data-ask-email="true" an optional address to be told when it is resolved.
+// Global: HearkenFeedback {setUser, open, close, reset, remove, container}.
 
 import baseCss from './shared/base.css';
 import formCss from './shared/form.css';
 import modalCss from './shared/modal.css';
-import { color } from './shared/config.js';
+import { apiBase, flag } from './shared/config.js';
 import { h } from './shared/dom.js';
 import { field } from './shared/form.js';
 import { modalForm } from './shared/modal.js';
 import { DIALOG, LENGTH } from './shared/strings.js';
-import { start } from './shared/widget.js';
+
+/** The body as multipart/form-data with the images, each a part named `attachments`. */
+function multipart(body, files) {
+  const form = new FormData();
+  for (const key in body) if (body[key] != null) form.append(key, body[key]);
+  files.forEach((file) => form.append('attachments', file, file.name));
+  return form;
+}
 
 const TYPES = ['Bug', 'Feature', 'Improvement', 'Question', 'Praise', 'Other'];
 
-const STRINGS = {
-  names: 'button title type message bug feature improvement question praise other',
-  en: ['Feedback', 'Send feedback', 'Type', 'Message', 'Bug', 'Feature request', 'Improvement', 'Question', 'Praise', 'Other'],
-  de: ['Feedback', 'Feedback senden', 'Art', 'Nachricht', 'Fehler', 'Funktionswunsch', 'Verbesserung', 'Frage', 'Lob', 'Sonstiges'],
-  sv: ['Feedback', 'Skicka feedback', 'Typ', 'Meddelande', 'Fel', 'Funktionsönskemål', 'Förbättring', 'Fråga', 'Beröm', 'Övrigt'],
+/** The image buttons' texts; the code behind them is fetched only when a visitor uses one (feedback-media.js). */
+const MEDIA = {
+  names: 'screenshot attach remove not_image',
+  en: 'Add a screenshot|Attach an image|Remove|Up to 3 images: PNG, JPEG or WebP, at most 5 MB each.',
+  de: 'Bildschirmfoto hinzufügen|Bild anhängen|Entfernen|Bis zu 3 Bilder: PNG, JPEG oder WebP, je höchstens 5 MB.',
+  sv: 'Lägg till skärmbild|Bifoga en bild|Ta bort|Upp till 3 bilder: PNG, JPEG eller WebP, högst 5 MB var.',
 };
 
-start({ name: 'feedback', global: 'HearkenFeedback', strings: [LENGTH, DIALOG, STRINGS], floating: true }, (w) => {
-  const { t, data } = w;
-  const options = TYPES.map((type) => h('option', { value: type, selected: type === 'Other' }, t[type.toLowerCase()]));
-  const fields = [
-    field(t.type, h('select', {}, ...options), { min: 0 }),
-    field(t.message, h('textarea', { rows: 5 }), { min: 3, max: 5000 }),
-  ];
-  w.style(baseCss + formCss + modalCss, color(data.color, '#2563eb'));
-  return modalForm(w, {
-    label: data.buttonText || t.button,
-    title: t.title,
-    fields,
-    endpoint: '/api/v1/feedback/submit',
-    position: 'right-side', // the usual feedback tab, clear of a contact button at the bottom right
-    done: t.thanks,
-    body([type, message]) {
-      return { type, message, ...w.context() };
-    },
-  });
-});
+const STRINGS = {
+  names: 'button title type message bug feature improvement question praise other ask_email invalid_email',
+  en: 'Feedback|Send feedback|Type|Message|Bug|Feature request|Improvement|Question|Praise|Other|Email me when this is resolved|Please enter a valid email address.',
+  de: 'Feedback|Feedback senden|Art|Nachricht|Fehler|Funktionswunsch|Verbesserung|Frage|Lob|Sonstiges|Mir eine E-Mail senden, wenn das erledigt ist|Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+  sv: 'Feedback|Skicka feedback|Typ|Meddelande|Fel|Funktionsönskemål|Förbättring|Fråga|Beröm|Övrigt|Mejla mig när det här är löst|Ange en giltig e-postadress.',
+};
+
+export default {
+  name: 'feedback',
+  global: 'HearkenFeedback',
+  strings: [LENGTH, DIALOG, STRINGS, MEDIA],
+  floating: true,
+  build(w) {
+    const { t, data } = w;
+    const options = TYPES.map((type) => h('option', { value: type, selected: type === 'Other' }, t[type.toLowerCase()]));
+    const fields = [
+      field(t.type, h('select', {}, ...options), { min: 0 }),
+      field(t.message, h('textarea', { rows: 5 }), { min: 3, max: 5000 }),
+      flag(data.askEmail, false) &&
+        field(t.ask_email, h('input', { type: 'email', autocomplete: 'email' }), { min: 0, max: 320, re: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, bad: t.invalid_email }),
+    ].filter(Boolean);
+    w.style(baseCss + formCss + modalCss + '.md{display:flex;flex-wrap:wrap;gap:8px;margin-top:12px}.md ul{display:contents}', '#2563eb', data.color);
+    const files = [];
+    const list = h('ul', { class: 'at' });
+    const script = document.currentScript?.src; // this widget's own file, while it starts
+    let media; // the image code, loaded on first use
+    const use = (action) => async () => {
+      try {
+        media ||= new Promise((ok, no) =>
+          document.head.append(
+            h('script', {
+              src: apiBase(data.apiUrl, script) + '/static/widgets/v1/feedback-media.js',
+              onload: () => ok(window.HearkenFeedbackMedia),
+              onerror: no,
+            }),
+          ),
+        );
+        await (await media)[action]({ shadow: w.root, status: w.region, texts: t, files, list });
+      } catch (error) {
+        media = 0; // a failed load is tried again next time; a refused capture is no failure of the page
+        console.warn('Hearken:', error);
+      }
+    };
+    const tools = h(
+      'div',
+      { class: 'md' },
+      navigator.mediaDevices?.getDisplayMedia ? h('button', { type: 'button', onclick: use('shot') }, t.screenshot) : '',
+      h('button', { type: 'button', onclick: use('pick') }, t.attach),
+      list,
+    );
+    return modalForm(w, {
+      label: data.buttonText || t.button,
+      title: t.title,
+      fields,
+      endpoint: '/api/v1/feedback/submit',
+      position: 'right-side', // the usual feedback tab, clear of a contact button at the bottom right
+      done: t.thanks,
+      extra: tools,
+      cleared: () => (files.length = 0, list.replaceChildren()),
+      encode: (body) => files.length && multipart({ project_key: data.projectKey, ...body }, files),
+      body([type, message, email]) {
+        return { type, message, notify_email: email || undefined, ...w.context() };
+      },
+    });
+  },
+};

@@ -7,7 +7,7 @@ export function h(tag, props, ...children) {
   for (const key in props) {
     const value = props[key];
     if (key.startsWith('on')) el[key] = value;
-    else if (value != null && value !== false) el.setAttribute(key, value === true ? '' : value);
+    else if (value != null && value !== false) el.setAttribute(key, value); // true: a boolean attribute is there
   }
   el.append(...children);
   return el;

@@ -17,11 +17,12 @@ function icon() {
 }
 
 /**
- * modalForm(w, {label, title, fields, endpoint, body, done, position}) builds the launcher (at
- * data-button-position, else `position`) and the dialog, and returns {open, close, reset}.
- * `body(values)` is the JSON to send; `done` the message once stored.
+ * modalForm(w, {label, title, fields, endpoint, body, done, position, extra, encode, cleared}) builds
+ * the launcher (at data-button-position, else `position`) and the dialog, and returns {open, close, reset}.
+ * `body(values)` is the JSON to send, unless `encode(body)` gives another payload; `done` the message
+ * once stored; `extra` an element after the fields; `cleared()` runs when a stored form is emptied.
  */
-export function modalForm(w, { label, title, fields, endpoint, body, done, position }) {
+export function modalForm(w, { label, title, fields, endpoint, body, done, position, extra, encode, cleared }) {
   const { t, region } = w;
   const wanted = w.data.buttonPosition;
   const place = /^(bottom-right|right-side|icon-only)$/.test(wanted) ? wanted : position;
@@ -32,18 +33,21 @@ export function modalForm(w, { label, title, fields, endpoint, body, done, posit
     iconOnly ? icon() : label,
   );
   const dismiss = h('button', { class: 'x', 'aria-label': t.close }, '×');
-  // A field people never see or reach; bots that fill every field fill it, and the server drops those.
+  // A field people never see or reach; bots that fill every field fill it. With the time the form was open
+  // (a person needs more than a moment to write), the server judges spam, stored apart, never dropped.
   const trap = h('input', { name: 'website', class: 'hp', tabindex: -1, autocomplete: 'off', 'aria-hidden': 'true' });
-  const form = h('form', { novalidate: true }, ...fields.map((f) => f.el), trap, h('button', { class: 'p' }, t.send));
+  const form = h('form', { novalidate: true }, ...fields.map((f) => f.el), extra || '', trap, h('button', { class: 'p' }, t.send));
   const dialog = h(
     'dialog',
     { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 't' },
     h('div', { class: 'w' }, h('h2', { id: 't' }, title), dismiss, form, region, w.powered(true)),
   );
   let sent;
+  let opened = Date.now();
 
   const open = () => {
     if (dialog.open || !dialog.isConnected) return;
+    opened = Date.now();
     dialog.showModal();
     fields[0].control.focus();
   };
@@ -56,14 +60,15 @@ export function modalForm(w, { label, title, fields, endpoint, body, done, posit
   };
   dialog.onclose = () => {
     // A stored form starts afresh next time; an unsent one keeps what the visitor typed.
-    if (sent) form.reset();
+    if (sent) form.reset(), cleared?.();
     sent = form.hidden = false;
     say(region, '');
   };
   form.onsubmit = async (event) => {
     event.preventDefault();
     const values = check(fields, t);
-    if (values && (await w.send(endpoint, { ...body(values), website: trap.value || undefined }))) {
+    const data = values && { ...body(values), website: trap.value || undefined, elapsed_ms: Date.now() - opened };
+    if (data && (await w.send(endpoint, data, encode?.(data)))) {
       sent = form.hidden = true;
       dismiss.focus();
       say(region, done);

@@ -1,0 +1,9 @@
+import type { FunctionComponent } from 'react';
+import type { ContactOptions, FeedbackOptions, HelpfulOptions, NpsOptions, StarOptions } from './index.js';
+
+export type * from './index.js';
+export declare const HelpfulWidget: FunctionComponent<HelpfulOptions>;
+export declare const StarWidget: FunctionComponent<StarOptions>;
+export declare const NpsWidget: FunctionComponent<NpsOptions>;
+export declare const ContactWidget: FunctionComponent<ContactOptions>;
+export declare const FeedbackWidget: FunctionComponent<FeedbackOptions>;
