@@ -69,7 +69,7 @@ async def feedback_page(
         raise _refusal(response)
     try:
         page = msgspec.json.decode(response.content, type=_Page)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deep to read
         raise MintlifyError(
             "Mintlify answered HTTP 200 with a body that is not its documented JSON"
         ) from None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from app.imports.imported_fields import message_text, metadata_of, page_path
+from app.integrations.imported_fields import external_id, message_text, metadata_of, page_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,13 +24,13 @@ class PageFeedback:
 
 
 def page_feedback(record: dict[str, Any]) -> PageFeedback | None:
-    mintlify_id = record.get("id")
+    mintlify_id = external_id(record.get("id"))
     message = message_text(record.get("comment"))
     created_at = _moment(record.get("createdAt"))
-    if not isinstance(mintlify_id, str) or not mintlify_id or message is None or created_at is None:
+    if mintlify_id is None or message is None or created_at is None:
         return None
     return PageFeedback(
-        mintlify_id=mintlify_id[:255],
+        mintlify_id=mintlify_id,
         message=message,
         path=page_path(record.get("path")),
         created_at=created_at,

@@ -11,10 +11,12 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import app.imports.mintlify_api
+import app.integrations.mintlify_api
 from app.config import Settings
 from app.db.models import MintlifyIntegration
 from app.db.transactions import unit_of_work
+from app.integrations.mintlify_integrations import import_mintlify_feedback
+from app.integrations.mintlify_schedule import run_due_imports
 from tests.factories import Tenant
 from tests.fake_mintlify import FakeMintlify, Refusal, running
 
@@ -30,7 +32,10 @@ def fake() -> Iterator[FakeMintlify]:
 @pytest.fixture
 def settings(database_url: str, fake: FakeMintlify) -> Settings:
     return Settings(
-        database_url=database_url, secret_key="test-secret-key-for-the-suite", mintlify_api_url=fake.url
+        embeddings="off",
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        mintlify_api_url=fake.url,
     )
 
 
@@ -89,9 +94,15 @@ async def test_bad_settings_are_400_naming_the_field(client: AsyncTestClient, te
     assert (await sync(client, tenant)).status_code == 404
 
 
-async def test_sync_imports_every_page_as_ordinary_feedback(
-    client: AsyncTestClient, tenant: Tenant, fake: FakeMintlify
+async def test_an_import_brings_every_page_as_ordinary_feedback(
+    client: AsyncTestClient,
+    tenant: Tenant,
+    fake: FakeMintlify,
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
+    """The import itself, as the periodic job runs it (without a request's time limit: the pages of a
+    sync are the next test's)."""
     fake.add(250, contact="ada@example.org")
     fake.records.append(
         {
@@ -117,9 +128,10 @@ async def test_sync_imports_every_page_as_ordinary_feedback(
         }
     )
     await enable(client, tenant)
-    response = await sync(client, tenant)
-    assert response.status_code == 200, response.text
-    assert response.json() == {"imported": 251}
+    async with unit_of_work(session_maker) as session:
+        integration_id = await session.scalar(select(MintlifyIntegration.id))
+    assert integration_id is not None
+    assert await import_mintlify_feedback(session_maker, settings, integration_id) == 251
     assert [r["query"].get("cursor") for r in fake.requests] == [None, "100", "200"]
     assert {r["query"]["limit"] for r in fake.requests} == {"100"}
     assert {r["auth"] for r in fake.requests} == {f"Bearer {API_KEY}"}
@@ -151,6 +163,28 @@ async def test_sync_imports_every_page_as_ordinary_feedback(
     assert project.json()["feedback_count"] == 251
     state = (await client.get(url(tenant), headers=tenant.headers)).json()
     assert state["imported"] == 251 and state["last_error"] is None and state["last_synced_at"]
+
+
+async def test_a_sync_stops_when_its_time_is_spent_and_the_periodic_import_finishes(
+    client: AsyncTestClient,
+    tenant: Tenant,
+    fake: FakeMintlify,
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large backlog never outlasts the request: the sync answers what its time allowed (one page
+    here, its time being none) and the periodic import, due at once, brings the rest."""
+    monkeypatch.setattr("app.api.integrations.SYNC_SECONDS", 0.0)
+    fake.add(250)
+    await enable(client, tenant)
+    assert (await sync(client, tenant)).json() == {"imported": 100}
+    state = (await client.get(url(tenant), headers=tenant.headers)).json()
+    assert state["imported"] == 100 and state["last_error"] is None
+    await run_due_imports(session_maker, settings)  # the periodic job's look
+    assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 250
+    assert (await client.get(url(tenant), headers=tenant.headers)).json()["imported"] == 250
+    assert (await sync(client, tenant)).json() == {"imported": 0}
 
 
 async def test_the_next_sync_asks_from_the_newest_and_imports_only_what_is_new(
@@ -212,7 +246,7 @@ async def test_a_429_keeps_what_earlier_pages_brought_and_the_next_sync_finishes
 async def test_a_timeout_and_bad_json_are_upstream_errors_not_crashes(
     client: AsyncTestClient, tenant: Tenant, fake: FakeMintlify, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app.imports.mintlify_api, "TIMEOUT_SECONDS", 0.5)
+    monkeypatch.setattr(app.integrations.mintlify_api, "TIMEOUT_SECONDS", 0.5)
     fake.add(1)
     await enable(client, tenant)
     fake.refuse_next(Refusal(status=200, body=b"{}", delay=2.0))
@@ -235,3 +269,36 @@ async def test_removing_stops_the_import_and_keeps_the_items(
     assert (await client.get(url(tenant), headers=tenant.headers)).status_code == 404
     assert (await sync(client, tenant)).status_code == 404
     assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 2
+
+
+async def test_an_import_passes_the_nesting_and_nul_rules_of_requests(
+    client: AsyncTestClient,
+    tenant: Tenant,
+    fake: FakeMintlify,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """A page nested 2,000 deep is an upstream error (502), not a crash; NUL characters in a record are
+    stripped from everything kept (PostgreSQL stores none; the upstream cannot be asked to resend)."""
+    await enable(client, tenant)
+    fake.refuse_next(Refusal(status=200, body=b'{"feedback": [' + b"[" * 2000 + b"]" * 2000 + b"]}"))
+    deep = await sync(client, tenant)
+    assert deep.status_code == 502 and "not its documented JSON" in deep.json()["details"]
+    fake.records.append(
+        {
+            "id": "fb_\x00nul",
+            "path": "/docs/nul",
+            "comment": "Broken\x00 link",
+            "createdAt": "2026-11-21T10:00:00Z",
+            "source": "code\x00snippet",
+            "contact": "ada\x00@example.org",
+        }
+    )
+    assert (await sync(client, tenant)).json() == {"imported": 1}
+    [item] = (await mintlify_feedback(client, tenant))["feedback"]
+    assert item["message"] == "Broken link"
+    assert item["metadata"] == {
+        "mintlify_id": "fb_nul",
+        "mintlify_source": "codesnippet",
+        "contact": "ada@example.org",
+    }
+    assert (await sync(client, tenant)).json() == {"imported": 0}  # claimed under its stripped id

@@ -4,11 +4,15 @@ An import asks from the newest createdAt the last complete import saw (records a
 again and are skipped by their claimed ids), follows the cursor while Mintlify has more, and commits
 each page's items as it goes. The watermark moves only when every page was read, since the order of
 the pages is Mintlify's. A failure is kept in `last_error` in words and the next import tries again.
+An import asked for by a request stops after the page that spends its time (SYNC_SECONDS), answers
+what it stored, and leaves the rest to the periodic import at its next look, so that a large backlog
+never outlasts the request's deadline.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -18,12 +22,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackSource, MintlifyIntegration, Project
+from app.db.secret_box import SecretBox, secret_box
 from app.db.transactions import unit_of_work
-from app.imports.claims import claim
-from app.imports.integration_rows import IntegrationRows
-from app.imports.mintlify_api import FeedbackPage, MintlifyError, feedback_page
-from app.imports.mintlify_items import page_feedback
-from app.imports.secret_box import SecretBox, secret_box
+from app.integrations.claims import claim
+from app.integrations.integration_rows import IntegrationRows
+from app.integrations.mintlify_api import FeedbackPage, MintlifyError, feedback_page
+from app.integrations.mintlify_items import page_feedback
 from app.services.feedback_items import FeedbackItems
 from app.timestamps import utc_now
 from tenants.scope import OrgScope, operator_scope
@@ -34,6 +38,9 @@ IMPORTER = "Mintlify import"
 """Who the feedback history names as the creator of imported items."""
 MAX_PAGES = 1000
 """An upstream that never stops saying hasMore ends an import here (100,000 records)."""
+SYNC_SECONDS = 4.0
+"""How long an import asked for by a request goes on reading pages (a page takes well under a second
+on a quiet machine; the request's deadline is 8.5 s)."""
 
 
 class MintlifyIntegrations(IntegrationRows[MintlifyIntegration]):
@@ -71,9 +78,14 @@ class MintlifyIntegrations(IntegrationRows[MintlifyIntegration]):
 
 
 async def import_mintlify_feedback(
-    session_maker: async_sessionmaker[AsyncSession], settings: Settings, integration_id: UUID
+    session_maker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    integration_id: UUID,
+    seconds: float | None = None,
 ) -> int:
-    """Run one import; the number of new items. Raises MintlifyError (kept in last_error too)."""
+    """Run one import; the number of new items. Raises MintlifyError (kept in last_error too). With
+    `seconds`, no page is asked for once they are spent, and the periodic import goes on from there."""
+    stop_at = None if seconds is None else time.monotonic() + seconds
     async with session_maker() as session:
         integration = await session.get(MintlifyIntegration, integration_id)
         if integration is None:
@@ -105,6 +117,9 @@ async def import_mintlify_feedback(
                 if not page.has_more or not page.next_cursor or page.next_cursor == cursor:
                     break
                 cursor = page.next_cursor
+                if stop_at is not None and time.monotonic() >= stop_at:
+                    await _record(session_maker, settings, integration_id, imported, unfinished=True)
+                    return imported
     except MintlifyError as error:
         await _record(session_maker, settings, integration_id, imported, error=error)
         raise
@@ -146,11 +161,15 @@ async def _record(
     *,
     newest: datetime | None = None,
     error: MintlifyError | None = None,
+    unfinished: bool = False,
 ) -> None:
-    """Save how the import went. The count is added in SQL, as another import may run at the same time."""
+    """Save how the import went. The count is added in SQL, as another import may run at the same time.
+    An unfinished import keeps the watermark and makes the next periodic import due at once."""
     now = utc_now()
     values: dict[str, object] = {"imported": MintlifyIntegration.imported + imported}
-    if error is None:
+    if unfinished:
+        values |= {"last_synced_at": now, "last_error": None, "next_sync_at": now}
+    elif error is None:
         values |= {"last_synced_at": now, "last_error": None}
         if newest is not None:
             values["newest_created_at"] = newest

@@ -16,10 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackItem, MintlifyIntegration
+from app.db.secret_box import secret_box
 from app.db.transactions import unit_of_work
-from app.imports.mintlify_integrations import MintlifyIntegrations
-from app.imports.mintlify_schedule import claim_due_imports, run_due_imports
-from app.imports.secret_box import secret_box
+from app.integrations.mintlify_integrations import MintlifyIntegrations
+from app.integrations.mintlify_schedule import claim_due_imports, run_due_imports
 from app.timestamps import utc_now
 from tenants.scope import operator_scope
 from tests.factories import Tenant
@@ -69,7 +69,9 @@ async def test_of_many_racing_claims_one_wins(
 async def test_a_due_import_runs_and_a_failure_is_kept_for_next_time(
     database_url: str, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, fake: FakeMintlify
 ) -> None:
-    settings = Settings(database_url=database_url, secret_key=SECRET_KEY, mintlify_api_url=fake.url)
+    settings = Settings(
+        embeddings="off", database_url=database_url, secret_key=SECRET_KEY, mintlify_api_url=fake.url
+    )
     fake.add(3)
     await due_integration(session_maker, settings, tenant)
     fake.refuse_next(Refusal(status=429, headers={"Retry-After": "7200"}))

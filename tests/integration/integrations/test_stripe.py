@@ -252,3 +252,23 @@ async def test_many_deliveries_from_one_address_are_not_rate_limited(
     }
     assert statuses == {200}
     assert len(await stripe_feedback(client, tenant)) == 20  # one page of the 40
+
+
+async def test_a_signed_event_passes_the_nesting_and_nul_rules_of_requests(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    """Signed is not harmless: an event nested 2,000 deep is 400 as any request body would be (it was a
+    500), and NUL characters are stripped from what the import keeps."""
+    url = await enable(client, tenant)
+    deep = cancellation("evt_deep", comment="x")
+    deep["data"]["object"]["nested"] = "NESTED"
+    response = await deliver(client, url, json.dumps(deep).replace('"NESTED"', "[" * 2000 + "]" * 2000))
+    assert response.status_code == 400, response.text
+    assert response.json()["details"].startswith("body") and "nest" in response.json()["details"]
+    nul = cancellation("evt_\x00nul", comment="Too\x00 pricey", feedback="too_\x00expensive")
+    nul["data"]["object"]["customer"] = "cus_\x00A"
+    response = await deliver(client, url, nul)
+    assert response.json() == {"received": True, "stored": True}, response.text
+    [item] = await stripe_feedback(client, tenant)
+    assert item["message"] == "Too pricey" and item["submitted_by"] == "cus_A"
+    assert "\x00" not in json.dumps(item) and item["metadata"]["stripe_event_id"] == "evt_nul"

@@ -11,12 +11,12 @@ from uuid import UUID
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackSource, Project, StripeIntegration
+from app.db.secret_box import SecretBox
 from app.errors import InvalidSignature, NotFound
-from app.imports.claims import claim
-from app.imports.integration_rows import IntegrationRows
-from app.imports.secret_box import SecretBox
-from app.imports.stripe_events import cancellation_feedback
-from app.imports.stripe_signature import verify_stripe_signature
+from app.integrations.claims import claim
+from app.integrations.integration_rows import IntegrationRows
+from app.integrations.stripe_events import cancellation_feedback
+from app.integrations.stripe_signature import verify_stripe_signature
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
 

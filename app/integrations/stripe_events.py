@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from app.imports.imported_fields import message_text, metadata_of, submitter
+from app.integrations.imported_fields import external_id, message_text, metadata_of, submitter
 
 DELETED = "customer.subscription.deleted"
 UPDATED = "customer.subscription.updated"
@@ -30,9 +30,9 @@ def cancellation_feedback(body: bytes) -> CancellationFeedback | None:
     """The feedback an event body carries, or None (not JSON, another event, nothing said)."""
     try:
         event = msgspec.json.decode(body)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # the receiver refuses deep nesting before this
         return None
-    if not isinstance(event, dict) or not isinstance(event.get("id"), str) or not event["id"]:
+    if not isinstance(event, dict) or (event_id := external_id(event.get("id"))) is None:
         return None
     subscription = _object(_object(event.get("data")).get("object"))
     if event.get("type") == UPDATED and subscription.get("cancel_at_period_end") is not True:
@@ -46,12 +46,12 @@ def cancellation_feedback(body: bytes) -> CancellationFeedback | None:
         return None
     customer = _customer_id(subscription.get("customer"))
     return CancellationFeedback(
-        event_id=event["id"][:255],
+        event_id=event_id,
         message=message,
         submitted_by=submitter(customer),
         metadata=metadata_of(
             {
-                "stripe_event_id": event["id"],
+                "stripe_event_id": event_id,
                 "stripe_customer": customer,
                 "stripe_subscription": subscription.get("id"),
                 "cancellation_feedback": feedback,

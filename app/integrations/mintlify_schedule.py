@@ -14,16 +14,14 @@ import contextlib
 from datetime import timedelta
 from uuid import UUID
 
-from litestar import Litestar
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import MintlifyIntegration
 from app.db.transactions import unit_of_work
-from app.imports.mintlify_api import MintlifyError
-from app.imports.mintlify_integrations import import_mintlify_feedback
-from app.periodic import periodic
+from app.integrations.mintlify_api import MintlifyError
+from app.integrations.mintlify_integrations import import_mintlify_feedback
 from app.timestamps import utc_now
 
 LOOK_EVERY_SECONDS = 60
@@ -50,15 +48,3 @@ async def run_due_imports(session_maker: async_sessionmaker[AsyncSession], setti
         # A failure is kept in last_error; the next interval tries again.
         with contextlib.suppress(MintlifyError):
             await import_mintlify_feedback(session_maker, settings, integration_id)
-
-
-async def _import_due(app: Litestar) -> None:
-    await run_due_imports(app.state.session_maker, app.state.settings)
-
-
-def _look_every(app: Litestar) -> float:
-    return min(LOOK_EVERY_SECONDS, app.state.settings.mintlify_sync_seconds)
-
-
-periodic_imports = periodic("imports", _look_every, _import_due)
-"""Runs the periodic import beside the server for as long as it serves."""

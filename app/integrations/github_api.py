@@ -1,0 +1,98 @@
+"""The two calls Hearken makes to GitHub's REST API, as GitHub documents them.
+
+`GET /repos/{owner}/{repo}` checks a token on save; `POST /repos/{owner}/{repo}/issues` files an issue
+(`{"title", "body"}` → 201 with `number` and `html_url`). Both send the token as a Bearer token with
+GitHub's JSON media type and API version headers. Every failure becomes a GithubError whose words are
+shown to people as they are (never the token).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import httpx
+import msgspec
+
+TIMEOUT_SECONDS = 10.0
+API_VERSION = "2022-11-28"
+
+
+class GithubError(Exception):
+    """GitHub refused or could not be reached; `status` is GitHub's HTTP status (None: no answer)."""
+
+    def __init__(self, words: str, *, status: int | None = None) -> None:
+        super().__init__(words)
+        self.words = words
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class FiledIssue:
+    number: int
+    url: str
+
+
+class _Issue(msgspec.Struct):
+    number: int
+    html_url: str
+
+
+def _headers(token: str) -> dict[str, str]:
+    return {
+        "Authorization": f"Bearer {token}",
+        "Accept": "application/vnd.github+json",
+        "X-GitHub-Api-Version": API_VERSION,
+        "User-Agent": "Hearken",
+    }
+
+
+async def check_repository(api_url: str, repository: str, token: str) -> None:
+    """Raise GithubError unless the token can see the repository."""
+    response = await _call("GET", f"{api_url}/repos/{repository}", token)
+    if response.status_code != 200:
+        raise _refusal(response)
+
+
+async def create_issue(api_url: str, repository: str, token: str, title: str, body: str) -> FiledIssue:
+    response = await _call(
+        "POST", f"{api_url}/repos/{repository}/issues", token, json={"title": title, "body": body}
+    )
+    if response.status_code != 201:
+        raise _refusal(response)
+    try:
+        issue = msgspec.json.decode(response.content, type=_Issue)
+    except (msgspec.DecodeError, RecursionError):
+        raise GithubError("GitHub answered HTTP 201 with a body that is not its documented issue") from None
+    if not issue.html_url.startswith(("https://", "http://")):
+        raise GithubError("GitHub answered HTTP 201 with an issue address that is not a web address")
+    return FiledIssue(number=issue.number, url=issue.html_url)
+
+
+async def _call(method: str, url: str, token: str, **kwargs: object) -> httpx.Response:
+    try:
+        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS) as client:
+            return await client.request(method, url, headers=_headers(token), **kwargs)  # type: ignore[arg-type]
+    except httpx.TimeoutException:
+        raise GithubError(f"GitHub did not answer within {TIMEOUT_SECONDS:.0f} seconds") from None
+    except httpx.HTTPError:
+        raise GithubError("GitHub could not be reached") from None
+
+
+def _refusal(response: httpx.Response) -> GithubError:
+    status = response.status_code
+    if status == 401:
+        return GithubError("GitHub answered HTTP 401: the token was refused", status=status)
+    if status == 403:
+        return GithubError(
+            "GitHub answered HTTP 403: the token may not do this (it needs Issues: read and write)",
+            status=status,
+        )
+    if status == 404:
+        return GithubError(
+            "GitHub answered HTTP 404: no such repository, or the token cannot see it", status=status
+        )
+    if status == 410:
+        return GithubError(
+            "GitHub answered HTTP 410: issues are turned off in this repository", status=status
+        )
+    return GithubError(f"GitHub answered HTTP {status}", status=status)

@@ -1,0 +1,160 @@
+"""A local fake of the parts of Linear's GraphQL API Hearken uses, on 127.0.0.1 in a thread, following
+Linear's published documentation.
+
+`POST /graphql` with `{"query", "variables"}` and the personal API key in `Authorization` as it is (a
+`Bearer` prefix is refused, as Linear refuses it for personal keys): the `team(id:)` query and the
+`issueCreate` mutation (answering `{"success", "issue": {"id", "identifier", "url"}}`). A refused key is
+HTTP 400 with `{"errors": [{"message", "extensions": {"type": "authentication error", "code":
+"AUTHENTICATION_ERROR"}}]}`; an unknown team is `Entity not found` in `errors` with `data: null`. Every
+request is recorded; `issue_event` builds the `Issue` webhook payload Linear documents.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+STATE_NAMES = {"completed": "Done", "canceled": "Canceled", "started": "In Progress", "unstarted": "Todo"}
+
+
+@dataclass
+class FakeLinear:
+    team_id: str
+    api_key: str
+    team_key: str = "ENG"
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    issues: list[dict[str, Any]] = field(default_factory=list)
+    url: str = ""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def answer(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, Any]:
+        with self.lock:
+            self.requests.append({"path": path, "headers": headers, "body": body})
+            return self._answer(path, headers, body)
+
+    def _answer(self, path: str, headers: dict[str, str], body: bytes) -> tuple[int, Any]:
+        if path != "/graphql":
+            return 404, {"errors": [{"message": "Not found"}]}
+        if headers.get("authorization") != self.api_key:
+            return 400, {
+                "errors": [
+                    {
+                        "message": "Authentication required, not authenticated",
+                        "extensions": {
+                            "type": "authentication error",
+                            "code": "AUTHENTICATION_ERROR",
+                            "statusCode": 401,
+                            "userPresentableMessage": "You need to authenticate to access this operation.",
+                        },
+                    }
+                ]
+            }
+        request = json.loads(body)
+        query, variables = request.get("query", ""), request.get("variables") or {}
+        if "issueCreate" in query:
+            fields = variables.get("input", {})
+            if fields.get("teamId") != self.team_id:
+                return 200, _not_found("Team")
+            number = len(self.issues) + 1
+            identifier = f"{self.team_key}-{number}"
+            issue = {
+                "id": str(uuid.uuid4()),
+                "identifier": identifier,
+                "url": f"https://linear.app/acme/issue/{identifier.lower()}/feedback",
+                "title": fields.get("title"),
+                "description": fields.get("description"),
+            }
+            self.issues.append(issue)
+            return 200, {
+                "data": {
+                    "issueCreate": {
+                        "success": True,
+                        "issue": {k: issue[k] for k in ("id", "identifier", "url")},
+                    }
+                }
+            }
+        if "team(" in query:
+            if variables.get("id") != self.team_id:
+                return 200, _not_found("Team")
+            return 200, {"data": {"team": {"id": self.team_id, "key": self.team_key, "name": "Engineering"}}}
+        return 400, {
+            "errors": [{"message": "Cannot query field", "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"}}]
+        }
+
+    def issue_event(self, number: int, state_type: str, *, at: float | None = None) -> dict[str, Any]:
+        """The `Issue` update delivery Linear sends when an issue moves to a state of this type."""
+        issue = self.issues[number - 1]
+        return {
+            "action": "update",
+            "type": "Issue",
+            "createdAt": "2026-11-27T12:00:00.000Z",
+            "organizationId": "0f7a4c1e-1111-4e4e-9f9f-000000000001",
+            "url": issue["url"],
+            "data": {
+                "id": issue["id"],
+                "identifier": issue["identifier"],
+                "title": issue["title"],
+                "teamId": self.team_id,
+                "state": {
+                    "id": str(uuid.uuid4()),
+                    "name": STATE_NAMES.get(state_type, state_type),
+                    "type": state_type,
+                },
+            },
+            "updatedFrom": {"stateId": str(uuid.uuid4()), "updatedAt": "2026-11-27T11:00:00.000Z"},
+            "webhookTimestamp": int((time.time() if at is None else at) * 1000),
+            "webhookId": "0f7a4c1e-2222-4e4e-9f9f-000000000002",
+        }
+
+
+def _not_found(entity: str) -> dict[str, Any]:
+    return {
+        "data": None,
+        "errors": [
+            {
+                "message": f"Entity not found: {entity}",
+                "extensions": {
+                    "type": "invalid input",
+                    "code": "INPUT_ERROR",
+                    "userPresentableMessage": f"Could not find referenced {entity}.",
+                },
+            }
+        ],
+    }
+
+
+@contextmanager
+def running(fake: FakeLinear) -> Iterator[FakeLinear]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            status, answer = fake.answer(self.path, headers, body)
+            data = json.dumps(answer).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield fake
+    finally:
+        server.shutdown()
+        server.server_close()
