@@ -1,0 +1,120 @@
+"""Single sign-on, for admins: the organization's OpenID Connect provider, the email domains it signs in
+and "Require SSO". Saving fetches the provider's discovery document first, so a mistyped issuer is
+shown beside its field instead of failing at somebody's sign-in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from litestar import Controller, get, post
+from litestar.di import Provide
+from litestar.plugins.htmx import HTMXRequest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from admin_ui.forms import Form, field_error, form_values
+from admin_ui.rendering import go_to, render
+from app.config import Settings
+from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
+from app.errors import InvalidRequest
+from app.integrations.openid_connect import OpenIdClient, SsoFailure
+from tenants.permissions import needs
+from tenants.scope import Access, OrgScope
+from tenants.single_sign_on import SsoConnections, SsoSettings, check_issuer, parse_domains
+
+ADMIN = needs(Access.ADMIN)
+CALLBACK_PATH = "/login/sso/callback"
+
+
+@dataclass
+class SsoForm:
+    issuer: str = ""
+    client_id: str = ""
+    client_secret: str = ""
+    domains: str = ""
+    require_sso: str = ""
+
+
+def redirect_uri(settings: Settings) -> str:
+    """What the provider must know as this server's redirect URI."""
+    return settings.base_url + CALLBACK_PATH
+
+
+async def provide_sso_connections(
+    request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope
+) -> SsoConnections:
+    settings: Settings = request.app.state.settings
+    return SsoConnections(db_session, org_scope, secret_box(settings.secret_key, SSO_CLIENT_SECRETS))
+
+
+class SsoSettingsController(Controller):
+    path = "/settings/sso"
+    include_in_schema = False
+    dependencies = {"connections": Provide(provide_sso_connections)}
+
+    @get("/", opt=ADMIN)
+    async def page(self, request: HTMXRequest, connections: SsoConnections, saved: str | None = None) -> Any:
+        connection = await connections.get()
+        values: dict[str, Any] = {}
+        if connection is not None:
+            values = {
+                "issuer": connection.issuer,
+                "client_id": connection.client_id,
+                "domains": ", ".join(await connections.domains()),
+                "require_sso": "true" if connection.require_sso else "",
+            }
+        return self._page(request, values, {}, connection is not None, notice=NOTICES.get(saved or "", ""))
+
+    @post("/", opt=ADMIN)
+    async def save(self, request: HTMXRequest, connections: SsoConnections, data: Form[SsoForm]) -> Any:
+        configured = await connections.get() is not None
+        try:
+            wanted = SsoSettings(
+                issuer=check_issuer(data.issuer),
+                client_id=data.client_id,
+                client_secret=data.client_secret or None,
+                domains=parse_domains(data.domains),
+                require_sso=data.require_sso == "true",
+            )
+            client: OpenIdClient = request.app.state.openid_client
+            try:
+                await client.metadata(wanted.issuer)
+            except SsoFailure as exc:
+                raise InvalidRequest("issuer", f"cannot be used: {exc}") from None
+            await connections.save(wanted)
+        except InvalidRequest as exc:
+            values = form_values(data, "client_secret")
+            return self._page(request, values, field_error(exc), configured, status_code=400)
+        return go_to(request, "/settings/sso?saved=saved")
+
+    @post("/remove", opt=ADMIN)
+    async def remove(self, request: HTMXRequest, connections: SsoConnections) -> Any:
+        await connections.remove()
+        return go_to(request, "/settings/sso?saved=removed")
+
+    @staticmethod
+    def _page(
+        request: HTMXRequest,
+        values: dict[str, Any],
+        errors: dict[str, str],
+        configured: bool,
+        *,
+        notice: str = "",
+        status_code: int = 200,
+    ) -> Any:
+        return render(
+            request,
+            "sso_settings.html",
+            status_code=status_code,
+            values=values,
+            errors=errors,
+            configured=configured,
+            notice=notice,
+            redirect_uri=redirect_uri(request.app.state.settings),
+        )
+
+
+NOTICES = {
+    "saved": "Single sign-on saved.",
+    "removed": "Single sign-on is off: members sign in with their passwords.",
+}

@@ -1,0 +1,236 @@
+"""Single sign-on per organization: the provider an admin configures (client secret sealed at rest), the
+email domains it signs in, which organization an address belongs to, and the member a first sign-in
+creates.
+
+An address is trusted only for the organization that claimed its domain, and a domain is claimed by one
+organization at most: another tenant's provider can never vouch for it. An account that already exists
+signs in through a provider only where it is already a member (invited first), so a provider cannot
+take over an account that another organization's members share.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+from uuid import UUID
+
+import idna
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Membership, Role, SsoConnection, SsoDomain, User
+from app.db.secret_box import SecretBox
+from app.errors import InvalidRequest
+from app.timestamps import utc_now
+from tenants.members import Members
+from tenants.organizations import check_email
+from tenants.permissions import require
+from tenants.scope import Access, OrgScope, operator_scope
+
+MAX_DOMAINS = 20
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+SSO_ONLY_PASSWORD = "!sso-only:"
+"""The start of the stored password of an account made by a first sign-in: never a valid argon2 hash,
+so no password matches it until the person sets one through "Forgot password"."""
+
+
+@dataclass(frozen=True)
+class SsoSettings:
+    issuer: str
+    client_id: str
+    client_secret: str | None
+    """None keeps the secret already stored."""
+    domains: tuple[str, ...]
+    require_sso: bool
+
+
+def check_issuer(issuer: str) -> str:
+    """An https URL (plain http only on this machine, for a provider under test) without query or
+    fragment: ID tokens must name exactly this issuer."""
+    issuer = issuer.strip()
+    parts = urlsplit(issuer)
+    local = parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
+    if len(issuer) > 500 or not parts.hostname or not (parts.scheme == "https" or local):
+        raise InvalidRequest("issuer", "must be the provider's https URL (at most 500 characters)")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise InvalidRequest("issuer", "must have no query, fragment or credentials")
+    return issuer
+
+
+def check_domain(domain: str) -> str:
+    """Lower case and IDNA-encoded; a name with a dot, like example.com."""
+    name = domain.strip().lstrip("@").rstrip(".").lower()
+    try:
+        encoded = idna.encode(name, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        raise InvalidRequest("domains", f"{domain.strip()!r} is not a domain name") from None
+    if "." not in encoded or len(encoded) > 253:
+        raise InvalidRequest("domains", f"{domain.strip()!r} is not a domain name like example.com")
+    return encoded
+
+
+def parse_domains(text: str) -> tuple[str, ...]:
+    """Domains separated by commas, spaces or lines, each once, in the order given."""
+    names = [check_domain(part) for part in text.replace(",", " ").split()]
+    unique = tuple(dict.fromkeys(names))
+    if len(unique) > MAX_DOMAINS:
+        raise InvalidRequest("domains", f"at most {MAX_DOMAINS} domains")
+    return unique
+
+
+def email_domain(email: str) -> str | None:
+    """The IDNA-encoded domain of an address, or None when it has none worth looking up."""
+    _, at, domain = email.strip().rpartition("@")
+    if not at:
+        return None
+    try:
+        return check_domain(domain)
+    except InvalidRequest:
+        return None
+
+
+class SsoConnections:
+    """One organization's single sign-on settings; every query is filtered by it."""
+
+    def __init__(self, session: AsyncSession, scope: OrgScope, box: SecretBox) -> None:
+        self.session = session
+        self.scope = scope
+        self.box = box
+
+    async def get(self) -> SsoConnection | None:
+        return await self.session.scalar(
+            select(SsoConnection).where(SsoConnection.org_id == self.scope.org_id)
+        )
+
+    async def domains(self) -> list[str]:
+        rows = await self.session.scalars(
+            select(SsoDomain.domain).where(SsoDomain.org_id == self.scope.org_id).order_by(SsoDomain.domain)
+        )
+        return list(rows)
+
+    async def save(self, wanted: SsoSettings) -> SsoConnection:
+        """Create or change the connection and replace its domains, in the caller's transaction."""
+        require(self.scope, Access.ADMIN)
+        issuer = check_issuer(wanted.issuer)
+        client_id = wanted.client_id.strip()
+        if not client_id or len(client_id) > 300:
+            raise InvalidRequest("client_id", "must be given (at most 300 characters)")
+        if not wanted.domains:
+            raise InvalidRequest("domains", "name at least one email domain, like example.com")
+        await self._check_unclaimed(wanted.domains)
+        connection = await self.get()
+        secret = (wanted.client_secret or "").strip()
+        if connection is None and not secret:
+            raise InvalidRequest("client_secret", "must be given")
+        if len(secret) > 2000:
+            raise InvalidRequest("client_secret", "must be at most 2000 characters")
+        if connection is None:
+            connection = SsoConnection(org_id=self.scope.org_id, issuer=issuer, client_id=client_id)
+            self.session.add(connection)
+        connection.issuer, connection.client_id = issuer, client_id
+        connection.require_sso = wanted.require_sso
+        if secret:
+            connection.sealed_client_secret = self.box.seal(secret)
+        await self._replace_domains(wanted.domains)
+        try:
+            await self.session.flush()
+        except IntegrityError:  # another organization claimed one of them meanwhile
+            raise InvalidRequest("domains", "one of these signs in to another organization already") from None
+        return connection
+
+    async def remove(self) -> None:
+        """Single sign-on off: the connection and its domains go, passwords work again."""
+        require(self.scope, Access.ADMIN)
+        connection = await self.get()
+        if connection is not None:
+            await self.session.delete(connection)
+        for row in await self.session.scalars(select(SsoDomain).where(SsoDomain.org_id == self.scope.org_id)):
+            await self.session.delete(row)
+        await self.session.flush()
+
+    async def _check_unclaimed(self, domains: tuple[str, ...]) -> None:
+        taken = await self.session.scalar(
+            select(SsoDomain.domain)
+            .where(SsoDomain.domain.in_(domains), SsoDomain.org_id != self.scope.org_id)
+            .limit(1)
+        )
+        if taken is not None:
+            raise InvalidRequest("domains", f"{taken} signs in to another organization already")
+
+    async def _replace_domains(self, domains: tuple[str, ...]) -> None:
+        current = set(await self.domains())
+        gone = current - set(domains)
+        if gone:
+            await self.session.execute(
+                delete(SsoDomain).where(SsoDomain.org_id == self.scope.org_id, SsoDomain.domain.in_(gone))
+            )
+        for domain in domains:
+            if domain not in current:
+                self.session.add(SsoDomain(org_id=self.scope.org_id, domain=domain))
+
+
+async def connection_for_email(session: AsyncSession, email: str) -> SsoConnection | None:
+    """The connection of the organization that claimed this address's domain, if any."""
+    domain = email_domain(email)
+    if domain is None:
+        return None
+    return await session.scalar(
+        select(SsoConnection)
+        .join(SsoDomain, SsoDomain.org_id == SsoConnection.org_id)
+        .where(SsoDomain.domain == domain)
+    )
+
+
+async def connection_of(session: AsyncSession, org_id: UUID) -> SsoConnection | None:
+    return await session.scalar(select(SsoConnection).where(SsoConnection.org_id == org_id))
+
+
+async def claims_domain(session: AsyncSession, org_id: UUID, email: str) -> bool:
+    domain = email_domain(email)
+    if domain is None:
+        return False
+    found = await session.scalar(
+        select(SsoDomain.id).where(SsoDomain.org_id == org_id, SsoDomain.domain == domain)
+    )
+    return found is not None
+
+
+async def password_refused(session: AsyncSession, membership: Membership) -> bool:
+    """Whether this member must sign in through the organization's provider: "Require SSO" is on and
+    the member is not an owner (owners keep their password as the way back in when the provider fails)."""
+    if membership.role == Role.OWNER:
+        return False
+    required = await session.scalar(
+        select(SsoConnection.require_sso).where(SsoConnection.org_id == membership.org_id)
+    )
+    return bool(required)
+
+
+class NotAMember(Exception):
+    """The address has an account that is not a member of the organization: it must be invited."""
+
+
+async def member_signing_in(session: AsyncSession, org_id: UUID, email: str) -> tuple[User, Membership]:
+    """The member a verified address signs in as: an existing member, or at the first sign-in a new
+    account (its address confirmed by the provider) joined with the role member. In the caller's
+    transaction."""
+    email = check_email(email)
+    user = await session.scalar(select(User).where(func.lower(User.email) == email))
+    if user is None:
+        user = User(
+            email=email,
+            password_hash=SSO_ONLY_PASSWORD + secrets.token_urlsafe(32),
+            email_verified_at=utc_now(),
+        )
+        session.add(user)
+        await session.flush()
+        membership = await Members(session, operator_scope(org_id, "sso")).add(user.id, Role.MEMBER.value)
+        return user, membership
+    membership = await session.scalar(
+        select(Membership).where(Membership.org_id == org_id, Membership.user_id == user.id)
+    )
+    if membership is None:
+        raise NotAMember
+    return user, membership
