@@ -19,10 +19,19 @@ from litestar.plugins.htmx import ClientRedirect, HTMXTemplate
 from litestar.response import Redirect
 from litestar.types import ExceptionHandlersMap
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm.exc import StaleDataError
 
 from admin_ui.rendering import wants_fragment
 from admin_ui.security_headers import with_console_headers
-from app.errors import OUTAGES, ApiError, RateLimited, database_unavailable, logger, validation_details
+from app.errors import (
+    DELETED_MEANWHILE,
+    OUTAGES,
+    ApiError,
+    RateLimited,
+    database_unavailable,
+    logger,
+    validation_details,
+)
 
 TITLES = {
     400: "That request could not be used",
@@ -73,6 +82,10 @@ def _api_error(request: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
     return error_page(request, exc.status_code, exc.details)
 
 
+def _deleted_meanwhile(request: Request[Any, Any, Any], _: StaleDataError) -> Response[Any]:
+    return _api_error(request, DELETED_MEANWHILE)
+
+
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     if isinstance(exc, PermissionDeniedException) and "CSRF" in str(exc.detail):
         return error_page(
@@ -113,6 +126,7 @@ CONSOLE_EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ApiError: _api_error,
     HTTPException: _http_error,
     ValidationException: _validation_error,
+    StaleDataError: _deleted_meanwhile,
     DBAPIError: _outage,
     **dict.fromkeys(OUTAGES, _outage),
     Exception: _unexpected,

@@ -21,9 +21,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import derived_secret
-from tenants.actor import current_actor
-from tenants.models import Membership, Organization, Role, User
+from app.db.actor import current_actor
+from app.db.models import Membership, Organization, Role, User
 from tenants.scope import ROLE_ACCESS, member_scope
+from tenants.second_factors import has_second_factor
 
 SESSION_STAMP_PURPOSE = "session-stamp"
 
@@ -41,6 +42,10 @@ class ConsoleUser:
     email_confirmed: bool = True
     """The address was confirmed by a mailed link (or mail is not sent at all); until then the user may
     neither invite nor create tokens."""
+    org_requires_two_factor: bool = False
+    needs_second_factor: bool = False
+    """The organization requires two-factor authentication and this user has no factor yet: the console
+    sends them to set one up before anything else (`admin_ui/two_factor_gate.py`)."""
 
     def can(self, needed: Role) -> bool:
         """For what pages show; what a request may do is decided by tenants/permissions.py."""
@@ -71,6 +76,8 @@ async def load_console_user(
                 User.email_verified_at,
                 Organization.name,
                 Membership.role,
+                Organization.require_two_factor,
+                has_second_factor(User.id).label("has_second_factor"),
             )
             .join(Membership, Membership.user_id == User.id)
             .join(Organization, Organization.id == Membership.org_id)
@@ -88,31 +95,39 @@ async def load_console_user(
         session_stamp=session_stamp(secret, row.password_hash),
         language=row.language,
         email_confirmed=row.email_verified_at is not None or not mail_sent,
+        org_requires_two_factor=row.require_two_factor,
+        needs_second_factor=row.require_two_factor and not row.has_second_factor,
     )
+
+
+async def session_member(connection: ASGIConnection[Any, Any, Any, Any]) -> ConsoleUser:
+    """The member the session names, checked again on every request; NotAuthorizedException if none."""
+    data = connection.scope.get("session")
+    try:
+        user_id = UUID(data["user_id"])  # type: ignore[index]
+        org_id = UUID(data["org_id"])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError):
+        raise NotAuthorizedException("sign in first") from None
+    session_maker: async_sessionmaker[AsyncSession] = connection.app.state.session_maker
+    secret = derived_secret(connection.app.state.settings, SESSION_STAMP_PURPOSE)
+    async with session_maker() as session:
+        user = await load_console_user(
+            session, user_id, org_id, secret, mail_sent=connection.app.state.settings.sends_mail
+        )
+    if user is None:
+        connection.clear_session()
+        raise NotAuthorizedException("this account is no longer a member of that organization")
+    if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
+        connection.clear_session()
+        raise NotAuthorizedException("the password changed or other sessions were logged out")
+    return user
 
 
 class ConsoleAuthentication(AbstractAuthenticationMiddleware):
     async def authenticate_request(
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
-        data = connection.scope.get("session")
-        try:
-            user_id = UUID(data["user_id"])  # type: ignore[index]
-            org_id = UUID(data["org_id"])  # type: ignore[index]
-        except (KeyError, TypeError, ValueError):
-            raise NotAuthorizedException("sign in first") from None
-        session_maker: async_sessionmaker[AsyncSession] = connection.app.state.session_maker
-        secret = derived_secret(connection.app.state.settings, SESSION_STAMP_PURPOSE)
-        async with session_maker() as session:
-            user = await load_console_user(
-                session, user_id, org_id, secret, mail_sent=connection.app.state.settings.sends_mail
-            )
-        if user is None:
-            connection.clear_session()
-            raise NotAuthorizedException("this account is no longer a member of that organization")
-        if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
-            connection.clear_session()
-            raise NotAuthorizedException("the password changed or other sessions were logged out")
+        user = await session_member(connection)
         current_actor.set(user.email)
         return AuthenticationResult(
             user=user,

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from app.db.paging import MAX_PAGE
 from app.errors import InvalidRequest
 from app.schemas.pagination import Pagination
-from app.services.paging import MAX_PAGE
 
 PAGE_SIZE = 20
 

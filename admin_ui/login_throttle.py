@@ -3,10 +3,12 @@ shared counter before any argon2 work runs, so parallel attempts cannot slip pas
 
 Each attempt is counted, up front, against several budgets: per email and client, per email alone (a
 spray from many addresses) and per client alone (argon2 work for any email, known or not); sign-ups per
-client; password reset mails per address and per client. Past a budget's free attempts each further one
-must wait a delay that grows with the count, up to a cap, instead of a lockout anyone could trigger for
-somebody else. A right password clears the per-email-and-client count. Counters are forgotten after a
-quiet window.
+client; password reset mails per address and per client; confirmation mails per account. Past a
+budget's free attempts each further one must wait a delay that grows with the count, up to a cap,
+instead of a lockout anyone could trigger for somebody else. A right password clears the
+per-email-and-client count. The second step of a sign-in (an authenticator code, a recovery code, a
+passkey) is counted per email and client and per account; a passkey sign-in without a password per
+client. Counters are forgotten after a quiet window.
 
 The client is the address the trusted proxies name (the same as the public endpoints use), an IPv6
 client by its /64. Keys are keyed hashes: no email or address is stored. With Redis, one script reserves
@@ -61,6 +63,17 @@ SIGNUPS_PER_CLIENT = Budget("signup", free=10, first_delay=60, growth=2, max_del
 RESETS_PER_EMAIL = Budget("reset-email", free=3, first_delay=120, growth=2, max_delay=WINDOW_SECONDS)
 """Reset mails to one address: a few, then a growing wait (nobody's mailbox is flooded through us)."""
 RESETS_PER_CLIENT = Budget("reset-client", free=10, first_delay=30, growth=2, max_delay=WINDOW_SECONDS)
+CONFIRMATIONS_PER_ACCOUNT = Budget(
+    "confirm-mail", free=3, first_delay=120, growth=2, max_delay=WINDOW_SECONDS
+)
+"""Confirmation mails sent again for one account: as for resets, a few, then a growing wait."""
+SECOND_FACTORS_PER_ACCOUNT = Budget(
+    "second-factor", free=5, first_delay=30, growth=2, max_delay=WINDOW_SECONDS
+)
+"""Codes and passkeys tried for one account after its password, from any client: a code has a million
+values, so past a few misses each further guess waits up to the window's length."""
+PASSKEYS_PER_CLIENT = Budget("passkey-client", free=10, first_delay=5, growth=2, max_delay=WINDOW_SECONDS)
+"""Sign-ins by a passkey alone from one client (no email is known before the passkey answers)."""
 
 Reservation = Sequence[tuple[str, Budget]]
 
@@ -173,6 +186,30 @@ class LoginThrottle:
         and the work one client causes)."""
         await self.counters.forget(self._login_keys(email, client)[0][0])
 
+    def _second_factor_keys(self, email: str, client: str) -> list[tuple[str, Budget]]:
+        email = email.strip().lower()
+        return [
+            self._login_keys(email, client)[0],
+            (self._key(SECOND_FACTORS_PER_ACCOUNT, email), SECOND_FACTORS_PER_ACCOUNT),
+        ]
+
+    async def reserve_second_factor(self, email: str, client: str) -> int:
+        """Reserve one try of a code, recovery code or passkey after this account's password, counted
+        with its password checks from this client and with every try for the account."""
+        return _seconds(await self.counters.reserve(self._second_factor_keys(email, client), time.time()))
+
+    async def second_factor_succeeded(self, email: str, client: str) -> None:
+        for key, _ in self._second_factor_keys(email, client):
+            await self.counters.forget(key)
+
+    async def reserve_passkey_sign_in(self, client: str) -> int:
+        """Reserve one sign-in by a passkey alone from this client."""
+        key = self._key(PASSKEYS_PER_CLIENT, client)
+        return _seconds(await self.counters.reserve([(key, PASSKEYS_PER_CLIENT)], time.time()))
+
+    async def passkey_sign_in_succeeded(self, client: str) -> None:
+        await self.counters.forget(self._key(PASSKEYS_PER_CLIENT, client))
+
     async def reserve_password_reset(self, email: str, client: str) -> int:
         """Reserve one reset mail to this address asked by this client, whether or not it has an account
         (a wait must not tell which)."""
@@ -181,6 +218,11 @@ class LoginThrottle:
             (self._key(RESETS_PER_CLIENT, client), RESETS_PER_CLIENT),
         ]
         return _seconds(await self.counters.reserve(keys, time.time()))
+
+    async def reserve_confirmation(self, user_id: str) -> int:
+        """Reserve one more confirmation mail for this account."""
+        key = self._key(CONFIRMATIONS_PER_ACCOUNT, user_id)
+        return _seconds(await self.counters.reserve([(key, CONFIRMATIONS_PER_ACCOUNT)], time.time()))
 
     async def reserve_signup(self, client: str) -> int:
         key = self._key(SIGNUPS_PER_CLIENT, client)

@@ -70,3 +70,8 @@ def go_to(request: Request[Any, Any, Any], url: str) -> Response[Any]:
         redirect.status_code = 200  # htmx follows HX-Redirect only on a 2xx answer; a POST defaults to 201
         return redirect
     return Redirect(url, status_code=303)
+
+
+def json_error(status: int, field: str, details: str) -> Response[Any]:
+    """A refusal for the console's own scripts (the passkey ceremonies), shaped like the API's errors."""
+    return Response({"error": "invalid_request", "details": details, "field": field}, status_code=status)

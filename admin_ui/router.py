@@ -17,9 +17,11 @@ from admin_ui.console_user import ConsoleAuthentication
 from admin_ui.controllers.account import AccountController
 from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
+from admin_ui.controllers.connect import ConnectController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
+from admin_ui.controllers.guides import GuideController
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
@@ -29,12 +31,20 @@ from admin_ui.controllers.password_reset import PasswordResetController
 from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
+from admin_ui.controllers.second_step import SecondStepController
+from admin_ui.controllers.sign_in_policy import SignInPolicyController
+from admin_ui.controllers.spam import SpamController
+from admin_ui.controllers.sso_login import SsoLoginController
+from admin_ui.controllers.sso_settings import SsoSettingsController
+from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController
+from admin_ui.controllers.two_factor import TwoFactorController
 from admin_ui.controllers.webhooks import WebhooksController
 from admin_ui.csrf import SessionCSRFConfig, SessionCSRFMiddleware
 from admin_ui.dependencies import provide_console_project, provide_console_user
 from admin_ui.security_headers import add_security_headers
 from admin_ui.sessions import SESSION_COOKIE, cookie_name, derived_secret, secure_cookies, session_config
+from admin_ui.two_factor_gate import SecondFactorRequired, second_factor_gate, to_setup
 from app.config import Settings
 from app.dependencies import provide_projects
 from tenants.permissions import access_guard, changes_need
@@ -60,17 +70,26 @@ def console_router(settings: Settings) -> Router:
         path="/",
         route_handlers=[
             AuthController,
+            SecondStepController,
+            ConnectController,
             PasswordResetController,
+            SsoLoginController,
+            SsoSettingsController,
             AccountController,
+            TwoFactorController,
             ProjectsController,
             OriginsController,
             InstallController,
+            GuideController,
             IntegrationsController,
             FeedbackController,
+            ThemesController,
             RatingsController,
+            SpamController,
             ContactController,
             ExportsController,
             MembersController,
+            SignInPolicyController,
             NotificationsController,
             TokensController,
             WebhooksController,
@@ -82,7 +101,7 @@ def console_router(settings: Settings) -> Router:
             DefineMiddleware(SessionCSRFMiddleware, config=csrf_config(settings)),
             DefineMiddleware(ConsoleAuthentication),
         ],
-        guards=[access_guard],
+        guards=[access_guard, second_factor_gate],
         opt=changes_need(Access.ADMIN),
         dependencies={
             "me": Provide(provide_console_user),
@@ -90,7 +109,7 @@ def console_router(settings: Settings) -> Router:
             "projects": Provide(provide_projects),
             "project": Provide(provide_console_project),
         },
-        exception_handlers=CONSOLE_EXCEPTION_HANDLERS,
+        exception_handlers={**CONSOLE_EXCEPTION_HANDLERS, SecondFactorRequired: to_setup},
         after_request=add_security_headers,
         request_class=HTMXRequest,
         include_in_schema=False,

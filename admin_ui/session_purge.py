@@ -7,7 +7,6 @@ from __future__ import annotations
 from litestar import Litestar
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
-from app.periodic import periodic
 
 PURGE_EVERY_SECONDS = 3600
 
@@ -18,8 +17,3 @@ async def purge_expired_entries(app: Litestar) -> None:
         delete_expired = getattr(store, "delete_expired", None)
         if delete_expired is not None:
             await delete_expired()
-
-
-session_purge = periodic("sessions", lambda app: PURGE_EVERY_SECONDS, purge_expired_entries)
-"""Sweeps the stores of this process every hour while it serves (kept on with HEARKEN_PERIODIC_JOBS=off:
-the stores it sweeps are the process's own)."""

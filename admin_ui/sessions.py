@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +21,11 @@ from litestar.stores.base import Store
 from litestar.stores.file import FileStore
 from litestar.stores.redis import RedisStore
 from litestar.types import Empty, Message, ScopeSession
+from redis.exceptions import RedisError
 
 from app.config import Settings
 from app.db.redis_connection import connect_redis
+from app.db.transactions import answer_unavailable
 
 SESSION_STORE = "console_sessions"
 LOGIN_ATTEMPT_STORE = "console_login_attempts"
@@ -31,6 +34,22 @@ SESSION_LIFETIME = 14 * 24 * 3600
 ROTATE = "_rotate_session_id"
 """Set in a session to give it a new id when it is saved (at login: no session fixation)."""
 _ROTATED_ID = "hearken.rotated_session_id"
+
+logger = logging.getLogger("hearken.console")
+
+
+class ConsoleFileStore(FileStore):
+    """A file store that finds nothing to delete before its directory exists: Litestar makes the
+    directory only after the application's own lifespan hooks (the first sweep among them) have started,
+    so on a fresh install the first sweep may come first, and `hearken sessions clear` never starts it."""
+
+    async def delete_expired(self) -> None:
+        if await self.path.exists():
+            await super().delete_expired()
+
+    async def delete_all(self) -> None:
+        if await self.path.exists():
+            await super().delete_all()
 
 
 def console_stores(settings: Settings, var_dir: Path = Path("var")) -> dict[str, Store]:
@@ -41,8 +60,10 @@ def console_stores(settings: Settings, var_dir: Path = Path("var")) -> dict[str,
             LOGIN_ATTEMPT_STORE: redis.with_namespace("console_login_attempts"),
         }
     return {
-        SESSION_STORE: FileStore(var_dir / "console" / "sessions", create_directories=True),
-        LOGIN_ATTEMPT_STORE: FileStore(var_dir / "console" / "login_attempts", create_directories=True),
+        SESSION_STORE: ConsoleFileStore(var_dir / "console" / "sessions", create_directories=True),
+        LOGIN_ATTEMPT_STORE: ConsoleFileStore(
+            var_dir / "console" / "login_attempts", create_directories=True
+        ),
     }
 
 
@@ -76,11 +97,17 @@ class RotatingSessionBackend(ServerSideSessionBackend):
             if old:
                 await self.delete(old, store=self.config.get_store_from_app(connection.scope["app"]))
             connection.scope[_ROTATED_ID] = secrets.token_hex(self.config.session_id_bytes)  # type: ignore[literal-required]
-        if not scope_session:  # nobody is signed in: store nothing, and forget any cookie that was sent
-            if connection.cookies.get(self.config.key):
-                await super().store_in_message(Empty, message, connection)
-            return
-        await super().store_in_message(scope_session, message, connection)
+        try:
+            if not scope_session:  # nobody is signed in: store nothing, and forget any cookie that was sent
+                if connection.cookies.get(self.config.key):
+                    await super().store_in_message(Empty, message, connection)
+                return
+            await super().store_in_message(scope_session, message, connection)
+        except RedisError as error:
+            # Redis went away after the session was read (a failover, say): the answer has not left
+            # yet, so it becomes 503 and the request's transaction is rolled back, rather than a 500.
+            logger.warning("the console session could not be saved (%s); answering 503", type(error).__name__)
+            answer_unavailable(message, connection.scope)
 
 
 @dataclass

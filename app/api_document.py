@@ -21,17 +21,23 @@ from copy import deepcopy
 from dataclasses import dataclass, fields
 from typing import Any
 
+import msgspec
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
 from litestar.types import Method
 
+from app.exports.attachments import IMAGE_EXTENSIONS
 from app.exports.response import MEDIA_TYPES
 from app.schemas.examples import REQUEST_EXAMPLES
+from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.privacy import ERASURE_BODY_RULE
 from app.schemas.rating_requests import RATING_OBJECT_SCHEMA
+from app.services.image_cleaning import MAX_FILES
 
 API_KEY = "ApiKey"
+IMAGE_TYPES = tuple(IMAGE_EXTENSIONS)
+
 VERBS = frozenset(
     {
         "list", "get", "create", "update", "patch", "delete", "archive", "remove", "enable", "disable",
@@ -50,9 +56,29 @@ EXPORT_ANSWER = {
     },
 }
 """What an export operation (export...) answers: a streamed file whose type follows `format`."""
+IMAGE_ANSWER = {
+    "description": "The image, as stored: PNG, JPEG or WebP.",
+    "content": {
+        content_type: {"schema": {"type": "string", "format": "binary"}} for content_type in IMAGE_TYPES
+    },
+}
+BINARY_ANSWERS: dict[str, dict[str, Any]] = {"getAttachment": IMAGE_ANSWER}
+"""Operations that answer a file rather than JSON."""
+FORM_BODIES: dict[str, tuple[type[msgspec.Struct], str, int]] = {
+    "submitFeedback": (PublicFeedbackBody, "attachments", MAX_FILES)
+}
+"""Operations whose body is a JSON object, or `multipart/form-data` with the same fields (each as text:
+objects as JSON) and up to a number of image files in parts of one name. Their handlers read both
+encodings themselves, so the body is written here, from the struct both are checked by."""
 EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCHEMA}
 """Component schemas whose rules span fields (the rating value's type depends on `type`)."""
-SCHEMA_RULES: dict[str, dict[str, Any]] = {"ErasureBody": ERASURE_BODY_RULE}
+SCHEMA_RULES: dict[str, dict[str, Any]] = {
+    "ErasureBody": ERASURE_BODY_RULE,
+    # Decoded with a default so that the message it answers is looked up first (another project's id
+    # is 404 whatever the body); the message itself is still required, and blank is refused.
+    "ContactReplyBody": {"required": ["message"]},
+    "IssueBody": {"required": ["tracker"]},
+}
 """Rules across fields added to a generated component schema."""
 LINKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "createFeedback": (
@@ -69,8 +95,8 @@ LINKS: dict[str, tuple[str, tuple[str, ...]]] = {
 """Operations whose answer's `id` is the named path parameter of the others (the rest of their path
 parameters are the request's own)."""
 ARCHIVE_LINKS: dict[str, tuple[str, ...]] = {
-    "archiveFeedback": ("getFeedback", "getFeedbackHistory", "patchFeedback"),
-    "archiveMessage": ("getMessage",),
+    "archiveFeedback": ("getFeedback", "getFeedbackHistory", "getSimilarFeedback", "patchFeedback"),
+    "archiveMessage": ("getMessage", "patchMessage"),
     "archiveRating": ("getRating",),
 }
 """DELETEs that archive, and the operations that still reach the archived item."""
@@ -101,6 +127,10 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             operation.setdefault("security", [])
+            if operation["operationId"] in FORM_BODIES:
+                operation["requestBody"] = _form_body(*FORM_BODIES[operation["operationId"]], schemas)
+            if operation["operationId"] in BINARY_ANSWERS:
+                operation["responses"]["200"].update(deepcopy(BINARY_ANSWERS[operation["operationId"]]))
             _every_error_answer(operation)
             if operation["operationId"].startswith("export"):
                 operation["responses"]["200"].update(EXPORT_ANSWER)
@@ -118,6 +148,56 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
     _link(document)
     _tidy_numbers(document)
     return document
+
+
+def _form_body(
+    struct: type[msgspec.Struct], files: str, max_files: int, schemas: dict[str, Any]
+) -> dict[str, Any]:
+    (ref,), components = msgspec.json.schema_components([struct], ref_template="#/components/schemas/{name}")
+    for name, schema in components.items():
+        schemas.setdefault(name, schema)
+    body = components[struct.__name__]
+    form_fields = {
+        name: {"type": "string", "description": "The JSON object as text."}
+        if _is_object(field)
+        else _text_field(field)
+        for name, field in body["properties"].items()
+    }
+    form_fields[files] = {
+        "type": "array",
+        "maxItems": max_files,
+        "items": {"type": "string", "format": "binary"},
+        "description": f"Up to {max_files} images (PNG, JPEG or WebP, 5 MB each), each a part of this name.",
+    }
+    form_name = struct.__name__.removesuffix("Body") + "Form"
+    schemas[form_name] = {"type": "object", "properties": form_fields, "required": body.get("required", [])}
+    example = {
+        name: msgspec.json.encode(value).decode() if isinstance(value, dict) else value
+        for name, value in REQUEST_EXAMPLES.get(struct.__name__, {}).items()
+    }
+    return {
+        "required": True,
+        "content": {
+            "application/json": {"schema": ref},
+            "multipart/form-data": {
+                "schema": {"$ref": f"#/components/schemas/{form_name}"},
+                "example": example,
+                "encoding": {files: {"contentType": ", ".join(IMAGE_TYPES)}},
+            },
+        },
+    }
+
+
+def _text_field(schema: dict[str, Any]) -> dict[str, Any]:
+    """A form field is sent or left out, never null."""
+    choices = [choice for choice in schema.get("anyOf", [schema]) if choice != {"type": "null"}]
+    field = {key: value for key, value in schema.items() if key not in ("anyOf", "default")}
+    return {**choices[0], **field} if len(choices) == 1 else {**field, "anyOf": choices}
+
+
+def _is_object(schema: dict[str, Any]) -> bool:
+    choices = schema.get("anyOf", [schema])
+    return any(choice.get("type") == "object" for choice in choices)
 
 
 def _link(document: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
 """The work each server process does beside its requests: the outbox dispatcher, with the handler of
-every kind of outbox job (webhook deliveries, mail, notifications)."""
+every kind of outbox job (webhook deliveries, mail, notifications, embeddings)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from litestar import Litestar
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.insights.engine import insights_engine
+from app.insights.jobs import EmbedSender
 from app.mail.sender import MailSender
 from app.notifications.sender import NotifySender
 from app.outbox import Dispatcher
@@ -23,6 +25,7 @@ async def background_work(app: Litestar) -> AsyncIterator[None]:
     session_maker: async_sessionmaker[AsyncSession] = app.state.session_maker
     signal: OutboxSignal = app.state.outbox_signal
     wake = signal.listen()
+    insights = insights_engine()
     async with webhook_client(settings) as client:
         dispatcher = Dispatcher(
             session_maker,
@@ -30,6 +33,8 @@ async def background_work(app: Litestar) -> AsyncIterator[None]:
                 WebhookSender(session_maker, settings, client),
                 MailSender(session_maker, settings),
                 NotifySender(session_maker, settings),
+                # A process with insights off leaves embedding jobs to the processes that can do them.
+                *([EmbedSender(session_maker, insights)] if insights.enabled else []),
             ],
             wake=wake,
             poll_seconds=settings.outbox_poll_seconds,

@@ -24,6 +24,24 @@ from app.errors import ApiError
 
 T = TypeVar("T")
 
+HELP = """Hearken: feedback, ratings and contact messages from your docs and products, read in the console
+and through the API.
+
+These commands set up organizations, owners, projects and access tokens, upgrade the database, sign
+people out of the console and serve the application. Settings come from the HEARKEN_* environment
+variables (the README's Configuration); orgs, tokens, projects, insights and sessions print one JSON
+object."""
+COMMAND_HELP = {
+    "run": "Serve Hearken over HTTP on HEARKEN_HOST:HEARKEN_PORT (--wc N: N worker processes).",
+    "database": "Upgrade the database to this version (database upgrade), and Alembic's other tasks.",
+    "info": "Show the application and the Litestar and Python versions it runs on.",
+    "routes": "List every route with its methods.",
+    "schema": "Write the OpenAPI document (schema openapi --output FILE).",
+    "version": "Show the version of Litestar that Hearken runs on.",
+}
+"""Hearken's words for the commands Litestar and advanced-alchemy bring, whose own speak of discovering
+some Litestar application."""
+
 
 def main() -> None:
     from app.config import get_settings
@@ -43,7 +61,21 @@ def main() -> None:
         signal.signal(signal.SIGTERM, _stopped)
     from litestar.cli.main import litestar_group
 
+    _in_hearkens_words(litestar_group)
     litestar_group(prog_name="hearken")
+
+
+def _in_hearkens_words(group: click.Group) -> None:
+    from advanced_alchemy.extensions.litestar.cli import database_group
+
+    group.help = HELP
+    for option in group.params:  # the application is Hearken's, never one to discover
+        if isinstance(option, click.Option) and option.name in ("app_path", "app_dir"):
+            option.hidden = True
+    commands = {**group.commands, "database": database_group}
+    for name, text in COMMAND_HELP.items():
+        commands[name].help = text
+        commands[name].short_help = None
 
 
 def _stopped(_signal: int, _frame: object) -> None:
@@ -101,7 +133,7 @@ def _uuid(value: str, name: str) -> UUID:
 
 
 async def _org_scope(session: AsyncSession, org_id: UUID) -> Any:
-    from tenants.models import Organization
+    from app.db.models import Organization
     from tenants.scope import operator_scope
 
     if await session.get(Organization, org_id) is None:
@@ -109,7 +141,7 @@ async def _org_scope(session: AsyncSession, org_id: UUID) -> Any:
     return operator_scope(org_id)
 
 
-@click.group(name="orgs", help="Manage organizations.")
+@click.group(name="orgs", help="Create organizations, each with its owner.")
 def orgs_group() -> None: ...
 
 
@@ -129,7 +161,7 @@ def orgs_create(name: str, owner_email: str, owner_password: str) -> None:
     _print(_run(work))
 
 
-@click.group(name="tokens", help="Manage organization access tokens.")
+@click.group(name="tokens", help="Create and revoke an organization's access tokens for the API.")
 def tokens_group() -> None: ...
 
 
@@ -159,8 +191,8 @@ def tokens_create(org_id: str, label: str | None, scope: str) -> None:
 @tokens_group.command(name="revoke", help="Revoke a token: it stops working at once; its record is kept.")
 @click.option("--id", "token_id", required=True)
 def tokens_revoke(token_id: str) -> None:
+    from app.db.models import AccessToken
     from tenants.access_tokens import AccessTokens
-    from tenants.models import AccessToken
 
     ident = _uuid(token_id, "--id")
 
@@ -174,7 +206,7 @@ def tokens_revoke(token_id: str) -> None:
     _print(_run(work))
 
 
-@click.group(name="projects", help="Manage projects.")
+@click.group(name="projects", help="Create projects with the origins their widgets may post from.")
 def projects_group() -> None: ...
 
 
@@ -199,8 +231,40 @@ def projects_create(org_id: str, name: str, description: str, origins: tuple[str
     _print(_run(work))
 
 
+@click.group(
+    name="insights", help="Embed the feedback that has no vector yet (themes, similar items, search)."
+)
+def insights_group() -> None: ...
+
+
+@insights_group.command(
+    name="backfill",
+    help="Queue the embedding of every feedback item that has no vector of the configured embedder; the "
+    "server processes compute them in the background (the periodic loop also does this, 1,024 at a time).",
+)
+def insights_backfill() -> None:
+    from app.errors import Unavailable
+    from app.insights.engine import insights_engine
+    from app.insights.jobs import queue_backfill
+
+    async def work(session: AsyncSession) -> Any:
+        if not insights_engine().enabled:
+            raise Unavailable("insights are turned off (HEARKEN_EMBEDDINGS=off)")
+        total = 0
+        while queued := await queue_backfill(session):
+            total += queued
+            await session.commit()
+        return {"queued": total, "embedder": insights_engine().embedder.name}
+
+    _print(_run(work))
+
+
 class HearkenCLIPlugin(CLIPluginProtocol):
+    """Adds the operator commands, and those of the other ways in (`commands`, given by app/main.py)."""
+
+    def __init__(self, *commands: click.Command) -> None:
+        self.commands = commands
+
     def on_cli_init(self, cli: click.Group) -> None:
-        cli.add_command(orgs_group)
-        cli.add_command(tokens_group)
-        cli.add_command(projects_group)
+        for command in (orgs_group, tokens_group, projects_group, insights_group, *self.commands):
+            cli.add_command(command)

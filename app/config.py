@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -11,12 +12,20 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/hearken.db"
+DEFAULT_REPLICA_MAX_LAG = 5.0
 MIN_SECRET_KEY_BYTES = 32
 PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "your-secret")
 """Words of example keys (deploy/hearken.env.example's among them) that production refuses outright."""
 DEFAULT_METRICS_ALLOW = "127.0.0.1,::1"
 DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0)
+DEFAULT_ATTACHMENT_QUOTA_BYTES = 1024 * 1024 * 1024
 DEFAULT_MAIL_RETRY_SCHEDULE = (10.0, 60.0, 300.0, 1800.0, 3600.0, 7200.0, 21600.0, 43200.0)
+LOG_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,11 @@ class RateLimit:
 class Settings:
     env: str = "development"
     database_url: str = DEFAULT_DATABASE_URL
+    database_replica_urls: tuple[str, ...] = field(default=(), repr=False)
+    """PostgreSQL streaming replicas that serve the lists, statistics and exports of the API and the
+    console (HEARKEN_DATABASE_REPLICA_URLS, separated by commas). Never printed: they may hold passwords."""
+    database_replica_max_lag: float = DEFAULT_REPLICA_MAX_LAG
+    """Seconds a replica may lag behind the primary before its reads go to the primary again."""
     secret_key: str = ""
     redis_url: str | None = None
     redis_prefix: str = "hearken:"
@@ -49,6 +63,8 @@ class Settings:
     base_url: str = "http://127.0.0.1:8000"
     rate_limit_client: RateLimit = RateLimit(30, 60)
     rate_limit_project: RateLimit = RateLimit(6000, 60)
+    rate_limit_mcp: RateLimit = RateLimit(120, 60)
+    """MCP tool calls per token."""
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
     metrics_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(
         default_factory=lambda: _networks(DEFAULT_METRICS_ALLOW)
@@ -64,6 +80,8 @@ class Settings:
     """How often an idle dispatcher looks for due work (work queued by its own process starts at once)."""
     mintlify_api_url: str = "https://api.mintlify.com"
     mintlify_sync_seconds: int = 3600
+    github_api_url: str = "https://api.github.com"
+    linear_api_url: str = "https://api.linear.app"
     periodic_jobs: bool = True
     """Run retention, digests and imports beside the requests (HEARKEN_PERIODIC_JOBS=off: this process
     only serves; the outbox dispatcher runs regardless)."""
@@ -74,6 +92,18 @@ class Settings:
     """The From address of every mail; empty: hearken@ the base URL's host."""
     mail_retry_schedule: tuple[float, ...] = DEFAULT_MAIL_RETRY_SCHEDULE
     """Seconds to wait before each retry of a mail the SMTP server did not take; after the last it fails."""
+
+    log_level: int = logging.INFO
+    """The lowest level written to the log (HEARKEN_LOG_LEVEL); `debug` adds the access lines of public
+    submissions, widget files, preflights and probes."""
+
+    embeddings: str = "local"
+    """Where feedback vectors come from: `local` (the model shipped with Hearken, in-process), `off`, or
+    the base URL of an OpenAI-compatible embeddings service."""
+    embeddings_model: str | None = None
+    """The service's model name; with `local`, another model file of the local engine's format."""
+    attachment_quota_bytes: int = DEFAULT_ATTACHMENT_QUOTA_BYTES
+    """The bytes of images each project may store (HEARKEN_ATTACHMENT_QUOTA_MB, in megabytes)."""
 
     @property
     def is_production(self) -> bool:
@@ -114,10 +144,15 @@ class Settings:
         mode = env.get("HEARKEN_ENV", "development")
         host = env.get("HEARKEN_HOST", "127.0.0.1")
         port = int(env.get("HEARKEN_PORT", "8000"))
+        database_url = env.get("HEARKEN_DATABASE_URL", DEFAULT_DATABASE_URL)
         return cls(
             env=mode,
             openapi=_switch(env.get("HEARKEN_OPENAPI"), "HEARKEN_OPENAPI"),
-            database_url=env.get("HEARKEN_DATABASE_URL", DEFAULT_DATABASE_URL),
+            database_url=database_url,
+            database_replica_urls=_replica_urls(env.get("HEARKEN_DATABASE_REPLICA_URLS"), database_url),
+            database_replica_max_lag=_seconds(
+                env.get("HEARKEN_DATABASE_REPLICA_MAX_LAG"), "HEARKEN_DATABASE_REPLICA_MAX_LAG"
+            ),
             secret_key=_secret_key(env.get("HEARKEN_SECRET_KEY"), production=mode == "production"),
             redis_url=env.get("HEARKEN_REDIS_URL") or None,
             redis_prefix=env.get("HEARKEN_REDIS_PREFIX", "hearken:"),
@@ -129,6 +164,9 @@ class Settings:
             ),
             rate_limit_project=RateLimit.parse(
                 env.get("HEARKEN_RATE_LIMIT_PROJECT", "6000/60"), "HEARKEN_RATE_LIMIT_PROJECT"
+            ),
+            rate_limit_mcp=RateLimit.parse(
+                env.get("HEARKEN_RATE_LIMIT_MCP", "120/60"), "HEARKEN_RATE_LIMIT_MCP"
             ),
             trusted_proxies=tuple(
                 ipaddress.ip_network(item.strip(), strict=False)
@@ -142,12 +180,20 @@ class Settings:
             webhook_allow_private=env.get("HEARKEN_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "yes"),
             outbox_poll_seconds=float(env.get("HEARKEN_OUTBOX_POLL_SECONDS", "1")),
             mintlify_api_url=env.get("HEARKEN_MINTLIFY_API_URL", "https://api.mintlify.com").rstrip("/"),
+            github_api_url=env.get("HEARKEN_GITHUB_API_URL", "https://api.github.com").rstrip("/"),
+            linear_api_url=env.get("HEARKEN_LINEAR_API_URL", "https://api.linear.app").rstrip("/"),
             mintlify_sync_seconds=_positive(
                 env.get("HEARKEN_MINTLIFY_SYNC_SECONDS", "3600"), "HEARKEN_MINTLIFY_SYNC_SECONDS"
             ),
             periodic_jobs=_switch(env.get("HEARKEN_PERIODIC_JOBS"), "HEARKEN_PERIODIC_JOBS") is not False,
             smtp_url=_smtp_url(env.get("HEARKEN_SMTP_URL")),
             mail_from=env.get("HEARKEN_MAIL_FROM", "").strip(),
+            log_level=_log_level(env.get("HEARKEN_LOG_LEVEL")),
+            embeddings=_embeddings(env.get("HEARKEN_EMBEDDINGS", "local")),
+            embeddings_model=env.get("HEARKEN_EMBEDDINGS_MODEL") or None,
+            attachment_quota_bytes=_megabytes(
+                env.get("HEARKEN_ATTACHMENT_QUOTA_MB"), "HEARKEN_ATTACHMENT_QUOTA_MB"
+            ),
             mail_retry_schedule=_seconds_list(
                 env.get("HEARKEN_MAIL_RETRY_SCHEDULE"),
                 "HEARKEN_MAIL_RETRY_SCHEDULE",
@@ -169,6 +215,71 @@ def _smtp_url(text: str | None) -> str | None:
     except ValueError:
         raise ValueError("HEARKEN_SMTP_URL has a port that is not a number") from None
     return text.strip()
+
+
+def _replica_urls(text: str | None, database_url: str) -> tuple[str, ...]:
+    """Each replica with the primary's driver: `postgresql://host/db` is read as the primary's
+    `postgresql+psycopg://`. The error never repeats a URL: it may hold a password."""
+    if text is None or not text.strip():
+        return ()
+    primary_scheme = database_url.split("://", 1)[0]
+    if not primary_scheme.startswith("postgresql"):
+        raise ValueError("HEARKEN_DATABASE_REPLICA_URLS needs a PostgreSQL HEARKEN_DATABASE_URL")
+    urls = []
+    for item in text.split(","):
+        scheme, separator, rest = item.strip().partition("://")
+        if not separator or scheme not in ("postgres", "postgresql", primary_scheme) or not rest:
+            raise ValueError(
+                "HEARKEN_DATABASE_REPLICA_URLS must be PostgreSQL URLs separated by commas "
+                "(postgresql://user@host:port/database)"
+            )
+        urls.append(f"{primary_scheme}://{rest}")
+    return tuple(urls)
+
+
+def _seconds(text: str | None, variable: str, default: float = DEFAULT_REPLICA_MAX_LAG) -> float:
+    if text is None or not text.strip():
+        return default
+    try:
+        value = float(text.strip().removesuffix("s"))
+    except ValueError:
+        raise ValueError(f"{variable} must be a number of seconds, got {text!r}") from None
+    if value <= 0:
+        raise ValueError(f"{variable} must be more than 0, got {text!r}")
+    return value
+
+
+def _megabytes(text: str | None, variable: str) -> int:
+    if not text:
+        return DEFAULT_ATTACHMENT_QUOTA_BYTES
+    try:
+        megabytes = int(text)
+    except ValueError:
+        raise ValueError(f"{variable} must be a whole number of megabytes, got {text!r}") from None
+    if megabytes < 0:
+        raise ValueError(f"{variable} must not be negative, got {text!r}")
+    return megabytes * 1024 * 1024
+
+
+def _log_level(text: str | None) -> int:
+    if text is None or not text.strip():
+        return logging.INFO
+    level = LOG_LEVELS.get(text.strip().lower())
+    if level is None:
+        raise ValueError(f"HEARKEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {text!r}")
+    return level
+
+
+def _embeddings(text: str) -> str:
+    value = text.strip()
+    if value in ("local", "off"):
+        return value
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            "HEARKEN_EMBEDDINGS must be local, off or the http(s) base URL of an embeddings service"
+        )
+    return value.rstrip("/")
 
 
 def _networks(text: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:

@@ -11,13 +11,25 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.models import Project
-from app.imports.mintlify_integrations import MintlifyIntegrations
-from app.imports.secret_box import secret_box
-from app.imports.stripe_integrations import StripeIntegrations
+from app.db.secret_box import secret_box
+from app.integrations.github_integrations import GithubIntegrations
+from app.integrations.linear_integrations import LinearIntegrations
+from app.integrations.mintlify_integrations import MintlifyIntegrations
+from app.integrations.stripe_integrations import StripeIntegrations
+from app.services.attachments import FeedbackAttachments
+from app.services.audit_log import AuditLog
 from app.services.contact_messages import ContactMessages
+from app.services.contact_replies import ContactReplies
+from app.services.erasure import Erasure
 from app.services.feedback_items import FeedbackItems
+from app.services.insights import Insights
 from app.services.projects import Projects
 from app.services.ratings import Ratings
+from app.webhooks.endpoints import WebhookEndpoints
+from tenants.access_tokens import AccessTokens
+from tenants.connected_apps import ConnectedApps
+from tenants.invitations import Invitations
+from tenants.members import Members
 from tenants.scope import OrgScope
 
 
@@ -30,16 +42,58 @@ async def provide_projects(db_session: AsyncSession, org_scope: OrgScope) -> Pro
     return Projects(db_session, org_scope)
 
 
+async def provide_members(db_session: AsyncSession, org_scope: OrgScope) -> Members:
+    return Members(db_session, org_scope)
+
+
+async def provide_invitations(db_session: AsyncSession, org_scope: OrgScope) -> Invitations:
+    return Invitations(db_session, org_scope)
+
+
+async def provide_access_tokens(db_session: AsyncSession, org_scope: OrgScope) -> AccessTokens:
+    return AccessTokens(db_session, org_scope)
+
+
+async def provide_connected_apps(db_session: AsyncSession, org_scope: OrgScope) -> ConnectedApps:
+    return ConnectedApps(db_session, org_scope)
+
+
+async def provide_audit_log(db_session: AsyncSession, org_scope: OrgScope) -> AuditLog:
+    return AuditLog(db_session, org_scope)
+
+
+async def provide_erasure(db_session: AsyncSession, org_scope: OrgScope) -> Erasure:
+    return Erasure(db_session, org_scope)
+
+
+async def provide_webhooks(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope
+) -> WebhookEndpoints:
+    return WebhookEndpoints(db_session, org_scope, request_settings(request))
+
+
 async def provide_feedback_items(
     db_session: AsyncSession, org_scope: OrgScope, project: Project
 ) -> FeedbackItems:
     return FeedbackItems(db_session, org_scope, project)
 
 
+async def provide_feedback_attachments(
+    db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> FeedbackAttachments:
+    return FeedbackAttachments(db_session, org_scope, project)
+
+
 async def provide_contact_messages(
     db_session: AsyncSession, org_scope: OrgScope, project: Project
 ) -> ContactMessages:
     return ContactMessages(db_session, org_scope, project)
+
+
+async def provide_contact_replies(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> ContactReplies:
+    return ContactReplies(db_session, org_scope, project, request_settings(request))
 
 
 async def provide_ratings(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Ratings:
@@ -59,3 +113,21 @@ async def provide_mintlify(
 ) -> MintlifyIntegrations:
     settings = request_settings(request)
     return MintlifyIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
+
+
+async def provide_github(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> GithubIntegrations:
+    settings = request_settings(request)
+    return GithubIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
+
+
+async def provide_linear(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> LinearIntegrations:
+    settings = request_settings(request)
+    return LinearIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
+
+
+async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:
+    return Insights(db_session, org_scope, project)

@@ -15,6 +15,7 @@ from litestar.types import ExceptionHandlersMap
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm.exc import StaleDataError
 
 logger = logging.getLogger("hearken")
 
@@ -24,6 +25,7 @@ CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    409: "conflict",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",
@@ -67,6 +69,17 @@ class InvalidRequest(ApiError):
         self.field = field
 
 
+def msgspec_violation(exc: msgspec.ValidationError) -> tuple[str, str | None]:
+    """msgspec's "Expected `int` <= 100 - at `$.limit`" as (rule, field): ("Expected `int` <= 100",
+    "limit"); a field inside a list reads "labels[0]"; None when the message names no field or names the
+    whole body. Every place that words a msgspec refusal reads it here."""
+    text = str(exc)
+    rule, at, location = text.rpartition(" - at `$")
+    if not at:
+        return text, None
+    return rule, location.rstrip("`").removeprefix(".") or None
+
+
 class Unauthorized(ApiError):
     status_code = 401
     code = "unauthorized"
@@ -85,6 +98,18 @@ class OriginNotAllowed(ApiError):
 class NotFound(ApiError):
     status_code = 404
     code = "not_found"
+
+
+class Conflict(ApiError):
+    """The request is sound but the resource is already in the state it would create."""
+
+    status_code = 409
+    code = "conflict"
+
+
+class PayloadTooLarge(ApiError):
+    status_code = 413
+    code = "payload_too_large"
 
 
 class UnsupportedMediaType(ApiError):
@@ -169,20 +194,35 @@ def validation_details(exc: ValidationException) -> str:
 MISSING_FIELD = re.compile(r"^Object missing required field `([^`]+)`")
 
 
-def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+TOO_LARGE_DETAILS = "too_large_details"
+"""Route opt: what a 413 from the framework's body limit says on a route with a limit of its own."""
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     status = exc.status_code
     if status == 404:
         return error_response(404, "no such resource")
     if status == 405:
         return error_response(405, "this method is not allowed on this path", exc.headers)
     if status == 413:
-        return error_response(413, "request body is larger than 64 KiB")
+        handler = request.scope.get("route_handler")
+        details = handler.opt.get(TOO_LARGE_DETAILS) if handler is not None else None
+        return error_response(413, details or "request body is larger than 64 KiB")
     if status == 400 and isinstance(exc.__cause__, SerializationException):
         return error_response(400, f"body: {exc.detail}")
     if status >= 500:
         logger.error("server error: %s", exc.detail)
         return error_response(500, "the server failed to handle the request")
     return error_response(status, str(exc.detail), exc.headers)
+
+
+DELETED_MEANWHILE = NotFound("it was deleted while this request was changing it")
+"""What a change to a row deleted meanwhile answers (SQLAlchemy's StaleDataError: the UPDATE matched no
+row): a PATCH racing a DELETE is 404 like one that came after it, on every route and every way in."""
+
+
+def _deleted_meanwhile(request: Request[Any, Any, Any], _: StaleDataError) -> Response[Any]:
+    return _api_error(request, DELETED_MEANWHILE)
 
 
 def _repository_not_found(_: Request[Any, Any, Any], __: RepositoryNotFound) -> Response[Any]:
@@ -226,6 +266,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ValidationException: _validation_error,
     HTTPException: _http_error,
     RepositoryNotFound: _repository_not_found,
+    StaleDataError: _deleted_meanwhile,
     DBAPIError: _database_down,
     **dict.fromkeys(OUTAGES, _service_down),
     Exception: _unexpected,

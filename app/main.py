@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from advanced_alchemy.extensions.litestar import SQLAlchemyPlugin
+from advanced_alchemy.extensions.litestar import SQLAlchemyInitPlugin, SQLAlchemySerializationPlugin
 from litestar import Litestar
 from litestar.plugins.htmx import HTMXConfig, HTMXPlugin
 
 from admin_ui.rendering import TEMPLATE_CONFIG
 from admin_ui.router import console_routes
-from admin_ui.session_purge import session_purge
+from admin_ui.session_commands import sessions_group
 from admin_ui.sessions import console_stores
 from app.api import api_router
 from app.api_document import openapi_config
@@ -16,20 +16,22 @@ from app.background import background_work
 from app.cli import HearkenCLIPlugin
 from app.compression import COMPRESSION
 from app.config import Settings, get_settings
-from app.db.config import build_db_config
+from app.db.config import RoutedSessions, build_db_config
+from app.db.read_routing import watching_replicas
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
-from app.imports.mintlify_schedule import periodic_imports
 from app.ingest import serving_gc
-from app.notifications.digest import daily_digests
+from app.mcp import mcp_routes, mcp_server
 from app.operations.json_logs import configure_logging
 from app.operations.probes import operations_router
 from app.operations.serving import serving
+from app.periodic import periodic_jobs
 from app.public import public_router
+from app.public.github_receiver import github_receiver_router
+from app.public.linear_receiver import linear_receiver_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.request_checks import allow_every_method, check_request_body
-from app.retention_schedule import periodic_retention
-from app.state import build_state, close_state
+from app.state import build_state, serving_state
 from app.static_assets import widgets_router
 
 MAX_BODY_BYTES = 64 * 1024
@@ -38,20 +40,27 @@ MAX_BODY_BYTES = 64 * 1024
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
     db_config = build_db_config(settings)
-    configure_logging()
+    configure_logging(settings.log_level)
+    state = build_state(settings, db_config)
     app = Litestar(
         route_handlers=[
             operations_router,
             api_router,
             public_router,
             stripe_receiver_router,
+            github_receiver_router,
+            linear_receiver_router,
             *console_routes(settings),
+            *mcp_routes(settings, state.session_maker),
             widgets_router(),
             *([] if settings.is_production else DEMO_ROUTES),
         ],
         plugins=[
-            SQLAlchemyPlugin(config=db_config),
-            HearkenCLIPlugin(),
+            # What advanced-alchemy's SQLAlchemyPlugin adds, with the request's session provider replaced.
+            SQLAlchemyInitPlugin(config=db_config),
+            SQLAlchemySerializationPlugin(),
+            RoutedSessions(db_config),
+            HearkenCLIPlugin(sessions_group),
             HTMXPlugin(HTMXConfig(set_request_class_globally=False)),
         ],
         template_config=TEMPLATE_CONFIG,
@@ -61,13 +70,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         before_request=check_request_body,
         before_send=[allow_every_method],
         request_max_body_size=MAX_BODY_BYTES,
-        state=build_state(settings, db_config),
-        on_shutdown=[close_state],
+        state=state,
         lifespan=[
-            serving_gc,
-            session_purge,
+            serving_state,  # first: the others use what it makes
             background_work,
-            *((periodic_imports, periodic_retention, daily_digests) if settings.periodic_jobs else ()),
+            watching_replicas,
+            mcp_server,
+            *periodic_jobs(settings),
+            serving_gc,  # last: what the others build at startup is frozen too, not young garbage
         ],
         openapi_config=openapi_config() if settings.serves_openapi else None,
         logging_config=None,  # JSON lines from the root logger (configure_logging)

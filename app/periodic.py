@@ -1,5 +1,6 @@
-"""Jobs every server process runs beside its requests at an interval: retention, digests, imports, and
-the sweeping of the process's own session stores.
+"""Jobs every server process runs beside its requests at an interval, all listed here (`periodic_jobs`):
+retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, and the
+sweeping of the process's own session stores.
 
 The shared jobs claim their work in the database (a lease or a unique row), so running them in every
 process is safe; the interval only decides how soon due work is found. A process looks once at start,
@@ -16,8 +17,22 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime, timedelta
 
 from litestar import Litestar
+
+from admin_ui.session_purge import PURGE_EVERY_SECONDS, purge_expired_entries
+from app.config import Settings
+from app.db.rating_partitions import create_ahead
+from app.db.transactions import unit_of_work
+from app.insights.themes import insights_loop
+from app.integrations.mintlify_schedule import LOOK_EVERY_SECONDS as IMPORTS_EVERY_SECONDS
+from app.integrations.mintlify_schedule import run_due_imports
+from app.notifications.digest import LOOK_EVERY_SECONDS as DIGESTS_EVERY_SECONDS
+from app.notifications.digest import send_digests
+from app.services.retention import forget_ended_secrets, prune_old_deliveries, run_due_retention
+from app.timestamps import utc_now
+from tenants.connected_apps import purge_stale
 
 Job = Callable[[Litestar], Awaitable[None]]
 Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
@@ -32,7 +47,10 @@ def periodic(name: str, every_seconds: Callable[[Litestar], float], job: Job) ->
         while True:
             try:
                 await job(app)
-            except Exception:  # a database outage or a bug must not end the loop, nor the worker
+            except Exception as error:  # a database outage or a bug must not end the loop, nor the worker
+                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                    # Stopped midway and its cleanup failed: the app is stopping, so is the loop.
+                    raise asyncio.CancelledError from error
                 logger.exception("%s failed; trying again in about %s s", name, pause)
             await asyncio.sleep(pause * random.uniform(0.9, 1.1))
 
@@ -47,3 +65,90 @@ def periodic(name: str, every_seconds: Callable[[Litestar], float], job: Job) ->
                 await task
 
     return lifespan
+
+
+def periodic_jobs(settings: Settings) -> list[Lifespan]:
+    """The lifespan hooks of every periodic job of a server process. The session sweep stays on with
+    HEARKEN_PERIODIC_JOBS=off: the stores it sweeps are the process's own."""
+    own = [periodic("sessions", lambda app: PURGE_EVERY_SECONDS, purge_expired_entries)]
+    if not settings.periodic_jobs:
+        return own
+    return [
+        *own,
+        periodic("imports", _imports_every, _import_due),
+        periodic("retention", lambda app: RETENTION_EVERY_SECONDS, _apply_due_retention),
+        periodic("partitions", lambda app: PARTITIONS_EVERY_SECONDS, create_partitions_ahead),
+        periodic("notifications", lambda app: DIGESTS_EVERY_SECONDS, _send_yesterdays_digests),
+        periodic("oauth", lambda app: OAUTH_PURGE_EVERY_SECONDS, purge_stale_oauth),
+        insights_loop,  # its own loop: a refresh request wakes it at once (app/insights/themes.py)
+    ]
+
+
+RETENTION_EVERY_SECONDS = 300
+"""Every process looks for projects whose retention is due this often; the lease on each project
+(app.services.retention) lets one of them run it. The same look deletes webhook deliveries finished more
+than 30 days ago (deleting twice deletes nothing) and webhook secrets whose rotation overlap has ended."""
+
+_retention_log = logging.getLogger("hearken.retention")
+
+
+async def _apply_due_retention(app: Litestar) -> None:
+    await forget_ended_secrets(app.state.session_maker)
+    pruned = await prune_old_deliveries(app.state.session_maker)
+    if pruned:
+        _retention_log.info("deleted %s webhook deliveries finished more than 30 days ago", pruned)
+    for removed in await run_due_retention(app.state.session_maker):
+        if removed.feedback or removed.ratings or removed.contact_messages:
+            _retention_log.info(
+                "retention of project %s deleted %s feedback items, %s ratings, %s contact messages",
+                removed.project_id,
+                removed.feedback,
+                removed.ratings,
+                removed.contact_messages,
+            )
+
+
+PARTITIONS_EVERY_SECONDS = 3600
+"""How often a process looks at the ratings' monthly partitions on PostgreSQL (app/db/rating_partitions.py):
+the current month and the coming ones created (retention drops the months past every project's
+retention, before it deletes the rest row by row). An advisory lock lets one
+process across every node do it; the others find the lock taken and do nothing."""
+
+_partitions_log = logging.getLogger("hearken.partitions")
+
+
+async def create_partitions_ahead(app: Litestar) -> None:
+    created = await create_ahead(app.state.database_engine, utc_now())
+    if created:
+        _partitions_log.info("created the ratings partitions %s", ", ".join(created))
+
+
+OAUTH_PURGE_EVERY_SECONDS = 3600
+"""How often expired OAuth authorization requests and codes, and clients registered without ever being
+connected (tenants/connected_apps.py says after how long), are deleted; deleting twice deletes nothing."""
+
+_oauth_log = logging.getLogger("hearken.oauth")
+
+
+async def purge_stale_oauth(app: Litestar) -> None:
+    async with unit_of_work(app.state.session_maker) as session:
+        purged = await purge_stale(session)
+    if purged.authorizations or purged.clients:
+        _oauth_log.info(
+            "deleted %s expired OAuth authorization requests and %s clients never connected",
+            purged.authorizations,
+            purged.clients,
+        )
+
+
+async def _import_due(app: Litestar) -> None:
+    await run_due_imports(app.state.session_maker, app.state.settings)
+
+
+def _imports_every(app: Litestar) -> float:
+    return min(IMPORTS_EVERY_SECONDS, app.state.settings.mintlify_sync_seconds)
+
+
+async def _send_yesterdays_digests(app: Litestar) -> None:
+    yesterday = datetime.now(UTC).date() - timedelta(days=1)
+    await send_digests(app.state.session_maker, app.state.settings, yesterday)

@@ -1,8 +1,15 @@
-"""The long-lived objects of one worker process, kept in the application state: the settings, the
-database engine and sessions, the shared cache generation, the token cache, the ingest door and the
-signal that wakes the outbox dispatcher."""
+"""The long-lived objects of one worker process, kept in the application state.
+
+Two lifetimes: the settings, the database engine and sessions and the signal that wakes the outbox
+dispatcher are made with the application; the Redis client, the read replicas, the shared cache
+generation, the token cache, the ingest door and what single sign-on providers published are made when
+it starts serving and closed when it stops (`serving_state`), so that an application that stopped can
+serve again with nothing of the last run left in them."""
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyAsyncConfig
 from litestar import Litestar
@@ -13,29 +20,85 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.db.cache_generation import cache_generation
+from app.db.config import POOL_TIMEOUT_SECONDS, POSTGRES_CONNECT_ARGS
+from app.db.read_routing import ReadRouting, read_routing
 from app.db.redis_connection import RedisOutage, connect_redis
+from app.db.replicas import replica_set
 from app.ingest import Ingest, build_ingest
+from app.insights.engine import configure as configure_insights
+from app.integrations.openid_connect import OpenIdClient
 from app.outbox.queue import OUTBOX_SIGNAL
+from app.outbox.signal import OutboxSignal
 from tenants.token_directory import TokenDirectory
 
 
 def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
-    session_maker = db_config.create_session_maker()
-    redis = connect_redis(settings.redis_url) if settings.redis_url else None
-    redis_outage = RedisOutage()
-    generation = cache_generation(settings, redis, redis_outage)
+    outbox_signal = OutboxSignal()
+    # Before any session exists: a commit of new outbox work in this process wakes its dispatcher.
+    db_config.session_config.info[OUTBOX_SIGNAL] = outbox_signal
     return State(
         {
             "settings": settings,
             "database_engine": db_config.get_engine(),
-            "session_maker": session_maker,
-            "outbox_signal": db_config.session_config.info[OUTBOX_SIGNAL],
-            "redis": redis,
-            "redis_outage": redis_outage,
-            "token_directory": TokenDirectory(session_maker, generation),
-            "ingest": build_ingest(settings, session_maker, generation, redis_outage),
+            "session_maker": db_config.create_session_maker(),
+            "outbox_signal": outbox_signal,
         }
     )
+
+
+@asynccontextmanager
+async def serving_state(app: Litestar) -> AsyncIterator[None]:
+    """The clients and caches of one run of the application, first in and last out of its lifespan;
+    whatever the run added to the state (here, or lazily, such as the login throttle's counters) goes
+    with it."""
+    settings: Settings = app.state.settings
+    engine: AsyncEngine = app.state.database_engine
+    lasting = set(app.state.keys())
+    redis = connect_redis(settings.redis_url) if settings.redis_url else None
+    redis_outage = RedisOutage()
+    generation = cache_generation(settings, redis, redis_outage)
+    ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
+    routing = _read_routing(settings, engine, redis, redis_outage)
+    app.state.update(
+        {
+            "redis": redis,
+            "redis_outage": redis_outage,
+            "read_routing": routing,
+            "token_directory": TokenDirectory(app.state.session_maker, generation),
+            "ingest": ingest,
+            "insights": configure_insights(settings),
+            "openid_client": OpenIdClient(),
+        }
+    )
+    try:
+        yield
+    finally:
+        await ingest.close()
+        if redis is not None:
+            await redis.aclose()
+        if routing is not None:
+            await routing.replicas.close()
+        # Last, once nothing can use it: advanced-alchemy's lifespan disposes the engine only when the
+        # config's state key is the default one, and a process that made another config first (migrations,
+        # a second app) gets a suffixed key. Its pooled connections then stayed open after shutdown.
+        await engine.dispose()
+        for key in set(app.state.keys()) - lasting:  # what this run made, here or lazily elsewhere
+            del app.state[key]
+
+
+def _read_routing(
+    settings: Settings, engine: AsyncEngine, redis: Redis | None, redis_outage: RedisOutage
+) -> ReadRouting | None:
+    if not settings.database_replica_urls:
+        return None
+    replicas = replica_set(
+        engine,
+        settings.database_replica_urls,
+        settings.database_replica_max_lag,
+        POSTGRES_CONNECT_ARGS,
+        POOL_TIMEOUT_SECONDS,
+    )
+    return read_routing(replicas, redis, redis_outage, settings.redis_prefix)
 
 
 def ingest_of(scope: Scope) -> Ingest:
@@ -43,16 +106,3 @@ def ingest_of(scope: Scope) -> Ingest:
     injected: resolving a dependency costs Litestar time on every request of the hottest path."""
     ingest: Ingest = scope["litestar_app"].state.ingest
     return ingest
-
-
-async def close_state(app: Litestar) -> None:
-    ingest: Ingest = app.state.ingest
-    await ingest.close()
-    redis: Redis | None = app.state.redis
-    if redis is not None:
-        await redis.aclose()
-    # Last, once nothing can use it: advanced-alchemy's lifespan disposes the engine only when the
-    # config's state key is the default one, and a process that made another config first (migrations,
-    # a second app) gets a suffixed key. Its pooled connections then stayed open after shutdown.
-    engine: AsyncEngine = app.state.database_engine
-    await engine.dispose()

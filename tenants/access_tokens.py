@@ -8,9 +8,10 @@ from uuid import UUID
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import AccessToken, TokenScope
 from app.errors import InvalidRequest, NotFound
+from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from app.timestamps import utc_now
-from tenants.models import AccessToken, TokenScope
 from tenants.scope import OrgScope
 from tenants.token_format import display_prefix, new_token, token_digest
 
@@ -25,6 +26,8 @@ class IssuedToken:
 def check_label(label: str | None) -> str | None:
     if label is None:
         return None
+    if not is_one_line(label):
+        raise InvalidRequest("label", NOT_ONE_LINE)
     label = label.strip()
     if len(label) > 100:
         raise InvalidRequest("label", "must be at most 100 characters")

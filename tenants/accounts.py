@@ -1,5 +1,5 @@
 """Console accounts: signing up (a new organization with its owner), checking a password at login, and
-changing it."""
+changing it. A change of password or address uses up the account's open password-reset links."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from uuid import UUID
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Membership, Organization, User
 from app.errors import InvalidRequest
-from app.mail.languages import DEFAULT_LANGUAGE, LANGUAGES
 from app.timestamps import utc_now
-from tenants.models import Membership, Organization, User
+from tenants.languages import DEFAULT_LANGUAGE, LANGUAGES
 from tenants.organizations import add_organization, check_email, check_org_name, check_password
+from tenants.password_resets import use_up_resets
 from tenants.passwords import hash_password, verify_password
 
 _UNKNOWN_USER_HASH: str | None = None
@@ -75,6 +76,7 @@ async def change_password(session: AsyncSession, user_id: UUID, current: str, ne
     """Set a new password after checking the current one. In the caller's transaction."""
     user = await _with_password(session, user_id, current)
     user.password_hash = await hash_password(check_password(new))
+    await use_up_resets(session, user.id)
     await session.flush()
     return user
 
@@ -84,6 +86,7 @@ async def rehash_password(session: AsyncSession, user_id: UUID, current: str) ->
     with at sign-in. In the caller's transaction."""
     user = await _with_password(session, user_id, current)
     user.password_hash = await hash_password(current)
+    await use_up_resets(session, user.id)
     await session.flush()
     return user
 
@@ -107,6 +110,7 @@ async def change_email(
         raise InvalidRequest("new_email", "already has an account")
     user.email = email
     user.email_verified_at = utc_now() if confirmed else None
+    await use_up_resets(session, user.id)
     return user
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from litestar.connection import ASGIConnection
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 
+from app.db.actor import current_actor
 from app.errors import Unauthorized
-from tenants.actor import current_actor
 from tenants.scope import token_scope
 from tenants.token_directory import TokenDirectory
 from tenants.token_format import TOKEN_PATTERN, token_digest

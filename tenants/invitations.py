@@ -1,5 +1,6 @@
 """Invitations to join an organization: a one-time link, mailed and shown once to the owner who invites,
-good for 7 days. Sending it again draws a new link (the old one stops working) and another 7 days.
+good for 7 days. Sending it again draws a new link (the old one stops working) and another 7 days. Only
+acceptance from the mailed link confirms the address (the owner has seen the other).
 
 Only the SHA-256 digest of the link's secret is stored, as for access tokens.
 """
@@ -14,10 +15,10 @@ from uuid import UUID
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Invitation, Membership, Organization, User
 from app.errors import InvalidRequest, NotFound
 from app.timestamps import utc_now
 from tenants.members import Members, check_role
-from tenants.models import Invitation, Membership, Organization, User
 from tenants.organizations import check_email, check_password
 from tenants.passwords import hash_password, verify_password
 from tenants.scope import OrgScope, operator_scope
@@ -107,23 +108,27 @@ async def open_invitation(session: AsyncSession, secret: str) -> OpenInvitation:
     return OpenInvitation(record=record, organization=org, has_account=user is not None)
 
 
-async def accept_invitation(session: AsyncSession, secret: str, password: str) -> tuple[User, Membership]:
-    """Join the invited email's account (its password proves it) or create it with this password."""
+async def accept_invitation(
+    session: AsyncSession, secret: str, password: str, *, confirms_address: bool
+) -> tuple[User, Membership, bool]:
+    """Join the invited email's account (its password proves it) or create it with this password; also
+    whether the account is new. `confirms_address` when the link is known to have reached the address
+    (the mailed one): the account's address counts as confirmed; never from a link the inviter has seen."""
     invitation = await open_invitation(session, secret)
     record = invitation.record
     user = await session.scalar(select(User).where(User.email == record.email))
+    created = user is None
     if user is None:
         check_password(password)
-        # the link reached this address: it counts as confirmed
-        user = User(
-            email=record.email, password_hash=await hash_password(password), email_verified_at=utc_now()
-        )
+        user = User(email=record.email, password_hash=await hash_password(password))
         session.add(user)
-        await session.flush()
     elif not await verify_password(user.password_hash, password):
         raise InvalidRequest("password", "is not the password of this account")
+    if confirms_address and user.email_verified_at is None:
+        user.email_verified_at = utc_now()
+    await session.flush()
     record.accepted_at = utc_now()
     joining = operator_scope(record.org_id, actor=record.email)  # the invitation is the permission
     membership = await Members(session, joining).add(user.id, record.role)
     await session.flush()
-    return user, membership
+    return user, membership, created

@@ -14,8 +14,9 @@ from uuid import UUID
 from sqlalchemy import Delete, Update, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Membership, Organization, Role, User
+from app.db.tracked_session import note_directory_change
 from app.errors import InvalidRequest, NotFound
-from tenants.models import Membership, Organization, Role, User
 from tenants.scope import OrgScope
 
 
@@ -111,5 +112,6 @@ class Members:
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise InvalidRequest("role", "the organization must keep at least one owner")
+        note_directory_change(self.session)  # the member's connected apps act with the new role or none
         if isinstance(statement, Delete):
             self.session.expunge(membership)

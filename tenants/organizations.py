@@ -7,10 +7,10 @@ import re
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import Membership, Organization, Role, User
 from app.errors import InvalidRequest
-from app.schemas.fields import EMAIL_PATTERN
+from app.schemas.fields import EMAIL_PATTERN, NOT_ONE_LINE, is_one_line
 from app.timestamps import utc_now
-from tenants.models import Membership, Organization, Role, User
 from tenants.passwords import MIN_PASSWORD_LENGTH, hash_password
 
 _EMAIL = re.compile(EMAIL_PATTERN)
@@ -36,6 +36,9 @@ def check_password(password: str) -> str:
 
 
 def check_org_name(name: str) -> str:
+    """One line (it becomes part of mail subjects), 1 to 200 characters once trimmed."""
+    if not is_one_line(name):
+        raise InvalidRequest("name", NOT_ONE_LINE)
     name = name.strip()
     if not name or len(name) > 200:
         raise InvalidRequest("name", "must be 1 to 200 characters")

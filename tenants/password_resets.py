@@ -2,19 +2,21 @@
 the SHA-256 digest of its secret stored (as for access tokens and invitations).
 
 Using one ends every other session of the account: sessions are stamped with the password hash, which
-changes. Every other link of the account stops working too."""
+changes. Every other link of the account stops working too, and so does every open link once the password
+or the address changes by other means (a link mailed to an old address must not take the account)."""
 
 from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from uuid import UUID
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import PasswordReset, User
 from app.errors import NotFound
 from app.timestamps import utc_now
-from tenants.models import PasswordReset, User
 from tenants.organizations import check_password
 from tenants.passwords import hash_password
 from tenants.token_format import token_digest
@@ -63,11 +65,16 @@ async def reset_password(session: AsyncSession, secret: str, new_password: str) 
     )
     if used.rowcount != 1:  # type: ignore[attr-defined]
         raise NotFound(UNKNOWN_LINK)
-    await session.execute(
-        update(PasswordReset)
-        .where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))
-        .values(used_at=now)
-        .execution_options(synchronize_session=False)
-    )
+    await use_up_resets(session, user.id)
     await session.flush()
     return user
+
+
+async def use_up_resets(session: AsyncSession, user_id: UUID) -> None:
+    """Every open link of the account stops working, in the caller's transaction."""
+    await session.execute(
+        update(PasswordReset)
+        .where(PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None))
+        .values(used_at=utc_now())
+        .execution_options(synchronize_session=False)
+    )

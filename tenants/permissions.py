@@ -14,8 +14,8 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers import BaseRouteHandler
 
+from app.db.models import Role
 from app.errors import Forbidden
-from tenants.models import Role
 from tenants.scope import ROLE_ACCESS, Access, OrgScope
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

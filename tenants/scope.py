@@ -14,8 +14,8 @@ from uuid import UUID
 
 from litestar import Request
 
+from app.db.models import Role
 from app.errors import Unauthorized
-from tenants.models import Role
 
 
 class Access(IntEnum):
@@ -58,6 +58,17 @@ def member_scope(org_id: UUID, user_id: UUID, email: str, role: str, *, confirme
     """Members triage, admins also configure, owners also manage members."""
     return OrgScope(
         org_id=org_id, actor=email, access=ROLE_ACCESS[Role(role)], user_id=user_id, confirmed=confirmed
+    )
+
+
+def app_scope(org_id: UUID, user_id: UUID, email: str, role: str, client_name: str) -> OrgScope:
+    """An assistant connected by OAuth acts for the member who consented, with their role, and is recorded
+    as that member through that app."""
+    return OrgScope(
+        org_id=org_id,
+        actor=f"{email} via {client_name}"[:320],
+        access=ROLE_ACCESS[Role(role)],
+        user_id=user_id,
     )
 
 

@@ -168,6 +168,7 @@ def node_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
         HEARKEN_SECRET_KEY="cluster-secret-key-for-tests-and-trials",
         HEARKEN_TRUSTED_PROXIES="127.0.0.1",
         HEARKEN_OUTBOX_POLL_SECONDS="0.2",
+        HEARKEN_EMBEDDINGS="off",  # no model in the nodes: what they are tried on does not embed
         **extra,
     )
     return env

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from advanced_alchemy.config.common import GenericSQLAlchemyConfig
+from argon2 import PasswordHasher
 from litestar import Litestar
+from litestar.stores.registry import StoreRegistry
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from admin_ui.sessions import console_stores
 from app.config import Settings
 from app.db.config import build_db_config
+from app.db.models import User
 from app.main import create_app
-from tenants.models import User
 from tests import databases
 from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant, make_tenant
@@ -25,6 +29,23 @@ DB_CONFIG_REGISTRIES = (
     "_ENGINE_APP_STATE_KEY_REGISTRY",
     "_SESSIONMAKER_APP_STATE_KEY_REGISTRY",
 )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow go first: parallel workers (`make test`) take them before the many short
+    ones, so that no worker starts a minutes-long test when the others are nearly done."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def light_password_hashing() -> Iterator[None]:
+    """argon2id at its lightest in the test process: the library's recommended cost (64 MiB, three
+    passes, four lanes) is about a third of a CPU second per hash, paid by every user a test makes and
+    every login. Hashes still carry their parameters and verify as in production; servers the tests
+    start as subprocesses (browser, fault and process tests) hash at the production cost."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("tenants.passwords._hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -44,6 +65,13 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def sqlite_urls(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The worker's SQLite database, last in the list: a new one is added when a test left the last one
+    locked (a connection it never closed), so that one test's leak does not fail the next."""
+    return [databases.sqlite_worker(sqlite_template, tmp_path_factory.mktemp("sqlite"))]
+
+
+@pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     require_postgres()
     url = databases.postgres_create()
@@ -52,22 +80,43 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> str:
+def database_url(request: pytest.FixtureRequest) -> str:
+    """The worker's database of this kind, emptied for the test."""
     if request.param == "sqlite":
-        return databases.sqlite_copy(sqlite_template, tmp_path)
+        urls: list[str] = request.getfixturevalue("sqlite_urls")
+        if not databases.sqlite_empty(urls[-1]):
+            template: Path = request.getfixturevalue("sqlite_template")
+            folder = request.getfixturevalue("tmp_path_factory").mktemp("sqlite")
+            urls.append(databases.sqlite_worker(template, folder))
+        return urls[-1]
     url: str = request.getfixturevalue("postgres_url")
-    databases.postgres_truncate(url)
+    databases.postgres_empty(url)
     return url
 
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, secret_key="test-secret-key-for-the-suite")
+    # Insights off unless a test turns them on: the other tests need no model (tests/integration/
+    # test_insights*.py run it).
+    return Settings(database_url=database_url, secret_key="test-secret-key-for-the-suite", embeddings="off")
+
+
+APPS: OrderedDict[Settings, Litestar] = OrderedDict()
+"""Applications already built in this process, by their settings (the last few)."""
 
 
 @pytest.fixture
 def app(settings: Settings) -> Litestar:
-    return create_app(settings)
+    """The application for these settings, built once per worker: building one costs about half a CPU
+    second (Litestar registers every route), which over a thousand tests would pay again. Each test
+    still starts it anew (its own lifespan: Redis and database clients, caches and the ingest door are
+    made at startup), on a database emptied for it, with new console stores."""
+    app = APPS.pop(settings, None) or create_app(settings)
+    APPS[settings] = app
+    while len(APPS) > 8:
+        APPS.popitem(last=False)
+    app.stores = StoreRegistry(console_stores(settings))
+    return app
 
 
 @pytest.fixture

@@ -17,10 +17,10 @@ from litestar.stores.memory import MemoryStore
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tenants.members import Members
-from tenants.models import User
 from tenants.passwords import hash_password
 from tenants.scope import operator_scope
 

@@ -9,7 +9,15 @@ from typing import Any
 from sqlalchemy import false, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackCounter, FeedbackItem, Rating, RatingCounter, RatingTotal
+from app.db.models import (
+    AttachmentUsage,
+    FeedbackAttachment,
+    FeedbackCounter,
+    FeedbackItem,
+    Rating,
+    RatingCounter,
+    RatingTotal,
+)
 from app.ingest.rating_counters import count_deltas, total_deltas
 
 
@@ -31,7 +39,9 @@ async def assert_counters_match_rows(session: AsyncSession) -> None:
                     FeedbackItem.type,
                     FeedbackItem.source,
                     func.count(),
-                ).group_by(
+                )
+                .where(FeedbackItem.spam == false())
+                .group_by(
                     FeedbackItem.project_id,
                     FeedbackItem.archived,
                     FeedbackItem.status,
@@ -46,3 +56,15 @@ async def assert_counters_match_rows(session: AsyncSession) -> None:
     days = +count_deltas(ratings, +1)
     assert await stored(session, RatingCounter) == days
     assert await stored(session, RatingTotal) == +total_deltas(days)
+    await assert_attachment_usage_matches_rows(session)
+
+
+async def assert_attachment_usage_matches_rows(session: AsyncSession) -> None:
+    """Each project's bytes of images, as the quota counts them, against the stored images."""
+    usage = await session.execute(select(AttachmentUsage.project_id, AttachmentUsage.bytes))
+    images = await session.execute(
+        select(FeedbackAttachment.project_id, func.sum(FeedbackAttachment.bytes)).group_by(
+            FeedbackAttachment.project_id
+        )
+    )
+    assert {project: n for project, n in usage.tuples() if n} == {p: int(n) for p, n in images.tuples()}

@@ -7,11 +7,10 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Project
+from app.db.models import Organization, Project
 from app.db.transactions import unit_of_work
 from app.services.projects import Projects
 from tenants.access_tokens import AccessTokens
-from tenants.models import Organization
 from tenants.scope import operator_scope
 
 DEFAULT_ORIGINS = ("https://site.example",)

@@ -9,7 +9,6 @@ import email
 import email.policy
 import ipaddress
 import re
-import socket
 import ssl
 import threading
 from collections.abc import Iterator, Sequence
@@ -29,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from app.config import Settings
+from tests.server_processes import free_port
 
 
 @dataclass
@@ -76,12 +76,6 @@ class Inbox:
 
     async def wait_for(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
         return await asyncio.to_thread(self.wait, count, seconds)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -200,6 +194,7 @@ def inbox_fixture() -> Iterator[Inbox]:
 def mailing_settings(database_url: str, inbox: Inbox) -> Settings:
     """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms."""
     return Settings(
+        embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         smtp_url=f"smtp://127.0.0.1:{inbox.port}",

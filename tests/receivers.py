@@ -1,9 +1,11 @@
 """A real HTTP receiver on 127.0.0.1 for webhook tests and the benchmark: it records every request and
-answers with the statuses it is told, in order (then with the last one)."""
+answers with the statuses it is told, in order (then with the last one). And a silent one, which accepts
+connections and never answers."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -96,3 +98,55 @@ def receiver(script: Script | None = None) -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+class SilentReceiver:
+    """A receiver that hangs: it accepts every connection and never answers, as a stuck server does."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.1)
+        self._held: list[socket.socket] = []
+        self._stopped = threading.Event()
+
+    @property
+    def url(self) -> str:
+        host, port = self._listener.getsockname()[:2]
+        return f"http://{host}:{port}/hook"
+
+    @property
+    def accepted(self) -> int:
+        """Connections accepted so far (none is ever answered, so each is still held by its sender)."""
+        return len(self._held)
+
+    async def wait_for(self, count: int, seconds: float = 10.0) -> None:
+        deadline = time.monotonic() + seconds
+        while self.accepted < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.accepted} connections within {seconds} s, not {count}")
+            await asyncio.sleep(0.02)
+
+    def serve(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                self._held.append(self._listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    def close(self) -> None:
+        for held in self._held:
+            held.close()
+        self._listener.close()
+
+
+@contextmanager
+def silent_receiver() -> Iterator[SilentReceiver]:
+    silent = SilentReceiver()
+    thread = threading.Thread(target=silent.serve, daemon=True)
+    thread.start()
+    try:
+        yield silent
+    finally:
+        silent._stopped.set()
+        thread.join()
+        silent.close()

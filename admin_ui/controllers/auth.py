@@ -13,21 +13,27 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from admin_ui.console_user import SESSION_STAMP_PURPOSE, session_stamp
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.login_throttle import login_client, login_throttle
+from admin_ui.pending_sign_in import SECOND_STEP, begin_second_step
 from admin_ui.rendering import go_to, render
 from admin_ui.sessions import ROTATE, derived_secret
+from admin_ui.two_factor_gate import SETUP_ALLOWED
 from app.config import Settings
+from app.db.models import User
 from app.errors import InvalidRequest
-from app.mail.languages import preferred_language
 from app.services.email_verification import sign_up_confirming
+from app.services.invitation_mail import accept, link_secret
 from tenants.accounts import authenticate, first_membership
-from tenants.invitations import accept_invitation, open_invitation
-from tenants.models import User
+from tenants.invitations import open_invitation
+from tenants.languages import preferred_language
 from tenants.passwords import MIN_PASSWORD_LENGTH
 from tenants.permissions import needs
 from tenants.scope import Access
+from tenants.second_factors import factors_of
+from tenants.single_sign_on import password_refused
 
 PUBLIC = {"exclude_from_auth": True}
 HOME = "/projects"
+SSO_ONLY = "Your organization signs in with single sign-on: use “Sign in with SSO”."
 
 
 @dataclass
@@ -41,6 +47,15 @@ class SignupForm:
 class LoginForm:
     email: str = ""
     password: str = ""
+    next: str = ""
+    """Where to go after signing in: a console path (an assistant's consent page sends members here)."""
+
+
+def local_path(path: str | None) -> str | None:
+    """Only a path on this server: never another host (`//host`, `/\\host`) a link could smuggle in."""
+    if path and path.startswith("/") and not path.startswith(("//", "/\\")) and "\\" not in path:
+        return path
+    return None
 
 
 @dataclass
@@ -53,6 +68,18 @@ def sign_in(request: HTMXRequest, user: User, org_id: Any) -> None:
     settings: Settings = request.app.state.settings
     stamp = session_stamp(derived_secret(settings, SESSION_STAMP_PURPOSE), user.password_hash)
     request.set_session({"user_id": str(user.id), "org_id": str(org_id), "stamp": stamp, ROTATE: True})
+
+
+async def sign_in_or_second_step(
+    request: HTMXRequest, db_session: AsyncSession, user: User, org_id: Any, next_path: str
+) -> Response[Any]:
+    """After a right password (or a reset link): signed in, unless the account has a second factor,
+    which is asked first."""
+    if (await factors_of(db_session, user.id)).any:
+        begin_second_step(request, user.id, org_id, next_path)
+        return go_to(request, SECOND_STEP)
+    sign_in(request, user, org_id)
+    return go_to(request, next_path)
 
 
 def too_many(seconds: int, what: str = "failed attempts") -> str:
@@ -107,8 +134,8 @@ class AuthController(Controller):
         return go_to(request, HOME)
 
     @get("/login", opt=PUBLIC)
-    async def login_page(self, request: HTMXRequest) -> Any:
-        return render(request, "login.html", values={}, errors={})
+    async def login_page(self, request: HTMXRequest, next: str | None = None) -> Any:
+        return render(request, "login.html", values={"next": local_path(next) or ""}, errors={})
 
     @post("/login", opt=PUBLIC)
     async def login(self, request: HTMXRequest, db_session: AsyncSession, data: Form[LoginForm]) -> Any:
@@ -130,18 +157,23 @@ class AuthController(Controller):
             return render(
                 request, "login.html", status_code=400, values=form_values(data), errors={"form": message}
             )
+        if await password_refused(db_session, membership):
+            return render(
+                request, "login.html", status_code=403, values=form_values(data), errors={"form": SSO_ONLY}
+            )
         await throttle.succeeded(data.email, client)
-        sign_in(request, user, membership.org_id)
-        return go_to(request, HOME)
+        return await sign_in_or_second_step(
+            request, db_session, user, membership.org_id, local_path(data.next) or HOME
+        )
 
-    @post("/logout", opt=needs(Access.WRITE))
+    @post("/logout", opt={**needs(Access.WRITE), SETUP_ALLOWED: True})
     async def logout(self, request: HTMXRequest) -> Response[Any]:
         request.clear_session()
         return go_to(request, "/login")
 
     @get("/invitations/{secret:str}", opt=PUBLIC)
     async def invitation_page(self, request: HTMXRequest, db_session: AsyncSession, secret: str) -> Any:
-        invitation = await open_invitation(db_session, secret)
+        invitation = await open_invitation(db_session, link_secret(request.app.state.settings, secret)[0])
         return render(
             request, "invitation.html", invitation=invitation, errors={}, min_password=MIN_PASSWORD_LENGTH
         )
@@ -151,7 +183,7 @@ class AuthController(Controller):
         self, request: HTMXRequest, db_session: AsyncSession, secret: str, data: Form[InvitationForm]
     ) -> Any:
         """An existing account joins with its password, so guesses here count as failed logins."""
-        invitation = await open_invitation(db_session, secret)
+        invitation = await open_invitation(db_session, link_secret(request.app.state.settings, secret)[0])
         throttle, client, email = login_throttle(request), login_client(request), invitation.record.email
         if invitation.has_account and (wait := await throttle.reserve_password_check(email, client)):
             return render(
@@ -163,7 +195,7 @@ class AuthController(Controller):
                 min_password=MIN_PASSWORD_LENGTH,
             )
         try:
-            user, membership = await accept_invitation(db_session, secret, data.password)
+            user, membership = await accept(db_session, request.app.state.settings, secret, data.password)
         except InvalidRequest as exc:
             return render(
                 request,
@@ -173,5 +205,6 @@ class AuthController(Controller):
                 errors=field_error(exc),
                 min_password=MIN_PASSWORD_LENGTH,
             )
-        sign_in(request, user, membership.org_id)
-        return go_to(request, HOME)
+        if await password_refused(db_session, membership):
+            return go_to(request, "/login/sso")
+        return await sign_in_or_second_step(request, db_session, user, membership.org_id, HOME)

@@ -5,29 +5,42 @@ All reads and changes go through FeedbackItems, the service the REST API uses.""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Response, get, post
 from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
+from admin_ui.forms import Form
 from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
+from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
-from app.dependencies import provide_feedback_items
-from app.errors import InvalidRequest
+from app.db.read_routing import REPLICA_READS
+from app.db.secret_box import secret_box
+from app.dependencies import provide_feedback_items, provide_insights, provide_members
+from app.errors import ApiError, InvalidRequest, NotFound, Unavailable, msgspec_violation
+from app.exports.attachments import attachment_response
+from app.integrations.github_integrations import TRACKER as GITHUB
+from app.integrations.github_integrations import GithubIntegrations
+from app.integrations.linear_integrations import TRACKER as LINEAR
+from app.integrations.linear_integrations import LinearIntegrations
 from app.schemas.feedback_requests import FeedbackCreateBody, FeedbackPatchBody
 from app.schemas.pagination import Pagination
+from app.services.attachments import FeedbackAttachments
 from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems
+from app.services.insights import Insights
+from app.services.linked_issues import LinkedIssues
 from tenants.members import Members
 from tenants.permissions import needs
 from tenants.scope import Access
 
 TRIAGE = needs(Access.WRITE)
 ADMIN = needs(Access.ADMIN)
-FILTERS = ("status", "type", "source", "path", "search", "archived")
+FILTERS = ("status", "type", "source", "path", "search", "meaning", "theme", "archived")
 STATUSES = [s.value for s in FeedbackStatus]
 TYPES = [t.value for t in FeedbackType]
 SOURCES = [s.value for s in FeedbackSource]
@@ -38,8 +51,8 @@ def checked_changes(form: dict[str, Any]) -> FeedbackChanges:
     try:
         body = msgspec.convert(form, FeedbackPatchBody)
     except msgspec.ValidationError as exc:
-        field = str(exc).rsplit("$.", 1)[-1].rstrip("`") if "$." in str(exc) else "body"
-        raise InvalidRequest(field, str(exc).split(" - at ")[0]) from None
+        rule, field = msgspec_violation(exc)
+        raise InvalidRequest(field or "body", rule) from None
     return {k: v for k, v in msgspec.structs.asdict(body).items() if v is not msgspec.UNSET}  # type: ignore[return-value]
 
 
@@ -55,28 +68,78 @@ def feedback_filter(query: dict[str, str]) -> FeedbackFilter:
     )
 
 
+async def insights_filter(
+    where: FeedbackFilter, query: dict[str, str], insights: Insights
+) -> tuple[FeedbackFilter, Any]:
+    """The inbox's theme and "Search by meaning": the search text ordered by meaning instead of matched
+    as words. Returns the filter and the theme shown, if any."""
+    theme = await insights.theme(query["theme"]) if query.get("theme") else None
+    if theme is not None:
+        where = replace(where, theme=theme.id)
+    if query.get("meaning") == "true" and where.search:
+        where = replace(where, semantic=where.search, search=None)
+    return where, theme
+
+
 def feedback_url(project: Project, item: FeedbackItem | None = None) -> str:
     base = f"/projects/{project.id}/feedback"
     return f"{base}/{item.id}" if item else base
 
 
-async def form_dict(request: HTMXRequest, *fields: str) -> dict[str, Any]:
-    form = await request.form()
-    return {name: form.get(name) for name in fields if name in form}
+@dataclass
+class FeedbackForm:
+    """What the feedback forms post. A field a form does not send stays UNSET, which is not the same as
+    sent empty: the detail form's empty assignee unassigns, a form without one leaves it alone."""
+
+    message: str | msgspec.UnsetType = msgspec.UNSET
+    type: str | msgspec.UnsetType = msgspec.UNSET
+    status: str | msgspec.UnsetType = msgspec.UNSET
+    resolution_note: str | msgspec.UnsetType = msgspec.UNSET
+    assignee: str | msgspec.UnsetType = msgspec.UNSET
+    duplicate_of: str | msgspec.UnsetType = msgspec.UNSET
+
+    def given(self, *names: str) -> dict[str, Any]:
+        """The named fields the form sent, as sent."""
+        return {name: value for name in names if (value := getattr(self, name)) is not msgspec.UNSET}
+
+
+@dataclass
+class BulkForm:
+    """The inbox's bulk change: the ticked rows (one `ids` value per row) and the status for them all."""
+
+    status: str = ""
+    ids: str | list[str] = field(default_factory=list)
+
+    def id_values(self) -> list[str]:
+        return [self.ids] if isinstance(self.ids, str) else self.ids
 
 
 class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     include_in_schema = False
-    dependencies = {"feedback_items": Provide(provide_feedback_items)}
+    dependencies = {
+        "feedback_items": Provide(provide_feedback_items),
+        "insights": Provide(provide_insights),
+        "members": Provide(provide_members),
+    }
 
     async def _list(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, **extra: Any
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        **extra: Any,
     ) -> Any:
         query = {name: request.query_params.get(name, "") for name in FILTERS}
-        where = feedback_filter(query)
         page = page_number(request.query_params.get("page"))
-        items, total = await feedback_items.list(where, page=page, limit=PAGE_SIZE)
+        try:
+            where, theme = await insights_filter(feedback_filter(query), query, insights)
+            items, total = await feedback_items.list(where, page=page, limit=PAGE_SIZE)
+        except Unavailable as exc:
+            items, total, theme = [], 0, None
+            extra["insights_error"] = f"Search by meaning is unavailable: {exc.details}"
+        extra["theme"] = theme
         pages = Pages(Pagination.of(page=page, limit=PAGE_SIZE, total=total), feedback_url(project), query)
         return render(
             request,
@@ -92,25 +155,29 @@ class FeedbackController(Controller):
             **extra,
         )
 
-    @get("/")
-    async def inbox(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
-        return await self._list(request, project, feedback_items)
+    @get("/", opt=REPLICA_READS)
+    async def inbox(
+        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, insights: Insights
+    ) -> Any:
+        return await self._list(request, project, feedback_items, insights)
 
     @get("/new", opt=TRIAGE)
     async def new_page(self, request: HTMXRequest, project: Project) -> Any:
         return render(request, "feedback_new.html", project=project, types=TYPES, values={}, errors={})
 
     @post("/new", opt=TRIAGE)
-    async def create(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
+    async def create(
+        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, data: Form[FeedbackForm]
+    ) -> Any:
         """Feedback typed in by a member (source Manual), with the API's rules for its message and type."""
-        form = await form_dict(request, "message", "type")
+        form = data.given("message", "type")
         try:
             body = msgspec.convert(
                 {"message": form.get("message", "").strip(), "type": form.get("type") or "Other"},
                 FeedbackCreateBody,
             )
         except msgspec.ValidationError as exc:
-            field = "type" if "type" in str(exc) else "message"
+            rule, field = msgspec_violation(exc)
             return render(
                 request,
                 "feedback_new.html",
@@ -118,32 +185,51 @@ class FeedbackController(Controller):
                 project=project,
                 types=TYPES,
                 values=form,
-                errors={field: str(exc).split(" - at ")[0]},
+                errors={field or "message": rule},
             )
         item = await feedback_items.create(message=body.message, type=body.type, source=FeedbackSource.MANUAL)
         return go_to(request, feedback_url(project, item))
 
     @post("/bulk", opt=TRIAGE)
-    async def bulk_status(self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems) -> Any:
-        form = await request.form()
-        changes = checked_changes({"status": form.get("status") or None})
+    async def bulk_status(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        data: Form[BulkForm],
+    ) -> Any:
+        changes = checked_changes({"status": data.status or None})
         ids = []
-        for value in form.getall("ids") if "ids" in form else []:
+        for value in data.id_values():
             try:
                 ids.append(UUID(value))
             except ValueError:
                 raise InvalidRequest("ids", f"{value!r:.40} is not a feedback id") from None
         changed = await feedback_items.update_many(ids, changes) if ids else []
         if request.htmx:
-            return await self._list(request, project, feedback_items, bulk_changed=len(changed))
+            return await self._list(request, project, feedback_items, insights, bulk_changed=len(changed))
         back = request.url.query
         return go_to(request, feedback_url(project) + (f"?{back}" if back else ""))
 
     @get("/{feedback_id:uuid}")
     async def detail(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
     ) -> Any:
-        return await self._detail(request, project, feedback_items, await feedback_items.get(feedback_id))
+        return await self._detail(
+            request,
+            project,
+            feedback_items,
+            await feedback_items.get(feedback_id),
+            insights=insights,
+            members=members,
+        )
 
     async def _detail(
         self,
@@ -152,10 +238,16 @@ class FeedbackController(Controller):
         feedback_items: FeedbackItems,
         item: FeedbackItem,
         *,
+        insights: Insights,
+        members: Members,
         status_code: int = 200,
         **extra: Any,
     ) -> Any:
         history = await feedback_items.history(item)
+        similar, similar_note = await similar_of(insights, item)
+        linked = (
+            await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
+        ).get(item.id, [])
         return render(
             request,
             "feedback_item.html",
@@ -165,38 +257,153 @@ class FeedbackController(Controller):
             item=item,
             history=history,
             emails=await feedback_items.assignee_emails(history),
-            members=await Members(feedback_items.session, feedback_items.scope).list(),
+            members=await members.list(),
             statuses=STATUSES,
             types=TYPES,
             errors=extra.pop("errors", {}),
+            similar=similar,
+            similar_note=similar_note,
+            duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
+            attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
+            linked_issues=linked,
+            can_file_github=(
+                await github_of(request, feedback_items).find() is not None
+                and not any(issue.tracker == GITHUB for issue in linked)
+            ),
+            can_file_linear=(
+                await linear_of(request, feedback_items).find() is not None
+                and not any(issue.tracker == LINEAR for issue in linked)
+            ),
             **extra,
+        )
+
+    @get("/{feedback_id:uuid}/attachments/{attachment_id:uuid}")
+    async def attachment(
+        self, feedback_items: FeedbackItems, feedback_id: UUID, attachment_id: UUID
+    ) -> Response[Any]:
+        """The image itself, for the thumbnails and the full view (a member reads it by session)."""
+        return attachment_response(
+            await feedback_attachments(feedback_items).image(feedback_id, attachment_id)
         )
 
     @post("/{feedback_id:uuid}", opt=TRIAGE)
     async def update(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
+        data: Form[FeedbackForm],
     ) -> Any:
         item = await feedback_items.get(feedback_id)
-        form = await form_dict(request, "status", "type", "resolution_note", "assignee")
+        form = data.given("status", "type", "resolution_note", "assignee")
         if "resolution_note" in form:
             form["resolution_note"] = form["resolution_note"].strip() or None
         if "assignee" in form:
             form["assignee"] = form["assignee"] or None
+        return await self._change(request, project, feedback_items, insights, members, item, form)
+
+    @post("/{feedback_id:uuid}/duplicate", opt=TRIAGE)
+    async def mark_duplicate(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
+        data: Form[FeedbackForm],
+    ) -> Any:
+        """ "Mark as duplicate" on a row of Similar feedback (this item repeats that one: it is closed), or
+        "Not a duplicate" (an empty original)."""
+        item = await feedback_items.get(feedback_id)
+        form = {"duplicate_of": data.duplicate_of or None}
+        return await self._change(request, project, feedback_items, insights, members, item, form)
+
+    async def _change(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        item: FeedbackItem,
+        form: dict[str, Any],
+    ) -> Any:
+        """Apply a form's changes to the item and show it again: saved, or 400 naming the field."""
         try:
             await feedback_items.update(item, checked_changes(form))
         except InvalidRequest as exc:
             return await self._detail(
-                request, project, feedback_items, item, status_code=400, errors={exc.field: exc.details}
+                request,
+                project,
+                feedback_items,
+                item,
+                insights=insights,
+                members=members,
+                status_code=400,
+                errors={exc.field: exc.details},
             )
-        return await self._detail(request, project, feedback_items, item, saved=True)
+        return await self._detail(
+            request, project, feedback_items, item, insights=insights, members=members, saved=True
+        )
+
+    @post("/{feedback_id:uuid}/issues/{tracker:str}", opt=TRIAGE)
+    async def file_issue(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
+        tracker: str,
+    ) -> Any:
+        """ "Create GitHub issue" / "Create Linear issue": files the item in the project's tracker and shows
+        the link; the tracker's refusal is shown in words."""
+        item = await feedback_items.get(feedback_id)
+        if tracker not in (GITHUB, LINEAR):
+            raise NotFound("no such issue tracker")
+        trackers = (
+            github_of(request, feedback_items) if tracker == GITHUB else linear_of(request, feedback_items)
+        )
+        try:
+            await trackers.file_issue(item)
+        except ApiError as exc:
+            return await self._detail(
+                request,
+                project,
+                feedback_items,
+                item,
+                insights=insights,
+                members=members,
+                status_code=exc.status_code,
+                issue_error=exc.details.removeprefix("tracker: "),
+            )
+        return await self._detail(
+            request,
+            project,
+            feedback_items,
+            item,
+            insights=insights,
+            members=members,
+            issue_filed="The GitHub issue is filed." if tracker == GITHUB else "The Linear issue is filed.",
+        )
 
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)
     async def row_status(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        feedback_id: UUID,
+        data: Form[FeedbackForm],
     ) -> Any:
         """The status select of one inbox row: answers with the row itself."""
         item = await feedback_items.get(feedback_id)
-        await feedback_items.update(item, checked_changes(await form_dict(request, "status")))
+        await feedback_items.update(item, checked_changes(data.given("status")))
         if request.htmx:
             return render(
                 request,
@@ -210,19 +417,31 @@ class FeedbackController(Controller):
 
     @post("/{feedback_id:uuid}/archive", opt=TRIAGE)
     async def archive(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
     ) -> Any:
         item = await feedback_items.get(feedback_id)
         await feedback_items.update(item, {"archived": True})
-        return await self._detail(request, project, feedback_items, item)
+        return await self._detail(request, project, feedback_items, item, insights=insights, members=members)
 
     @post("/{feedback_id:uuid}/restore", opt=TRIAGE)
     async def restore(
-        self, request: HTMXRequest, project: Project, feedback_items: FeedbackItems, feedback_id: UUID
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
     ) -> Any:
         item = await feedback_items.get(feedback_id)
         await feedback_items.update(item, {"archived": False})
-        return await self._detail(request, project, feedback_items, item)
+        return await self._detail(request, project, feedback_items, item, insights=insights, members=members)
 
     @get("/{feedback_id:uuid}/delete", opt=ADMIN)
     async def purge_page(
@@ -245,3 +464,45 @@ class FeedbackController(Controller):
     ) -> Any:
         await feedback_items.purge(await feedback_items.get(feedback_id))
         return go_to(request, feedback_url(project))
+
+
+def github_of(request: HTMXRequest, feedback_items: FeedbackItems) -> GithubIntegrations:
+    """The project's GitHub integration, in the same session and scope."""
+    settings: Settings = request.app.state.settings
+    return GithubIntegrations(
+        feedback_items.session,
+        feedback_items.scope,
+        feedback_items.project,
+        secret_box(settings.secret_key),
+        settings,
+    )
+
+
+def linear_of(request: HTMXRequest, feedback_items: FeedbackItems) -> LinearIntegrations:
+    """The project's Linear integration, in the same session and scope."""
+    settings: Settings = request.app.state.settings
+    return LinearIntegrations(
+        feedback_items.session,
+        feedback_items.scope,
+        feedback_items.project,
+        secret_box(settings.secret_key),
+        settings,
+    )
+
+
+def feedback_attachments(feedback_items: FeedbackItems) -> FeedbackAttachments:
+    """The attachments of the same project, in the same session and scope."""
+    return FeedbackAttachments(feedback_items.session, feedback_items.scope, feedback_items.project)
+
+
+async def similar_of(
+    insights: Insights, item: FeedbackItem
+) -> tuple[list[tuple[FeedbackItem, float]], str | None]:
+    """The item's Similar feedback, or a note saying why there is none to show."""
+    try:
+        found, pending = await insights.similar(item, 5)
+    except Unavailable as exc:
+        return [], f"Similar feedback is unavailable: {exc.details}"
+    if pending:
+        return [], "This item is still being compared; reload in a moment."
+    return found, None if found else "No similar feedback yet."

@@ -22,5 +22,10 @@ class InstallController(Controller):
         settings: Settings = request.app.state.settings
         widgets = [(w, snippet(w, settings.base_url, str(project.key))) for w in WIDGETS]
         return render(
-            request, "install.html", project=project, widgets=widgets, common_options=COMMON_OPTIONS
+            request,
+            "install.html",
+            project=project,
+            widgets=widgets,
+            common_options=COMMON_OPTIONS,
+            base_url=settings.base_url,
         )

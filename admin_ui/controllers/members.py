@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,13 +17,14 @@ from admin_ui.console_user import ConsoleUser
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
+from app.db.models import Role
+from app.dependencies import provide_invitations, provide_members
 from app.errors import InvalidRequest
 from app.services.feedback_items import unassign_member
 from app.services.invitation_mail import Inviter, invitation_link, invite, invite_again
 from app.timestamps import utc_now
 from tenants.invitations import Invitations, IssuedInvitation
 from tenants.members import Members
-from tenants.models import Role
 from tenants.permissions import CONFIRMED_EMAIL, needs
 from tenants.scope import Access, OrgScope
 
@@ -48,11 +50,13 @@ def inviter(me: ConsoleUser, scope: OrgScope) -> Inviter:
 class MembersController(Controller):
     path = "/members"
     include_in_schema = False
+    dependencies = {"members": Provide(provide_members), "invitations": Provide(provide_invitations)}
 
     async def _page(
         self,
         request: HTMXRequest,
-        session: AsyncSession,
+        members: Members,
+        invitations: Invitations,
         me: ConsoleUser,
         *,
         status_code: int = 200,
@@ -65,20 +69,32 @@ class MembersController(Controller):
             "members.html",
             fragment="partials/_members.html",
             status_code=status_code,
-            members=await Members(session, request.auth).list(),
-            invitations=await Invitations(session, request.auth).pending() if me.is_owner else [],
+            members=await members.list(),
+            invitations=await invitations.pending() if me.is_owner else [],
             now=utc_now(),
             roles=[r.value for r in Role],
             **context,
         )
 
     @get("/")
-    async def members(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
-        return await self._page(request, db_session, me)
+    async def members(
+        self,
+        request: HTMXRequest,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+    ) -> Any:
+        return await self._page(request, members, invitations, me)
 
     @post("/invitations", opt=INVITING)
     async def invite(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[InviteForm]
+        self,
+        request: HTMXRequest,
+        db_session: AsyncSession,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+        data: Form[InviteForm],
     ) -> Any:
         settings: Settings = request.app.state.settings
         try:
@@ -87,25 +103,43 @@ class MembersController(Controller):
             )
         except InvalidRequest as exc:
             return await self._page(
-                request, db_session, me, status_code=400, errors=field_error(exc), values=form_values(data)
+                request,
+                members,
+                invitations,
+                me,
+                status_code=400,
+                errors=field_error(exc),
+                values=form_values(data),
             )
-        return await self._issued(request, db_session, me, issued)
+        return await self._issued(request, members, invitations, me, issued)
 
     @post("/invitations/{invitation_id:uuid}/resend", opt=INVITING)
     async def resend_invitation(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
+        self,
+        request: HTMXRequest,
+        db_session: AsyncSession,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+        invitation_id: UUID,
     ) -> Any:
         settings: Settings = request.app.state.settings
         issued = await invite_again(db_session, settings, inviter(me, request.auth), invitation_id)
-        return await self._issued(request, db_session, me, issued)
+        return await self._issued(request, members, invitations, me, issued)
 
     async def _issued(
-        self, request: HTMXRequest, session: AsyncSession, me: ConsoleUser, issued: IssuedInvitation
+        self,
+        request: HTMXRequest,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+        issued: IssuedInvitation,
     ) -> Any:
         settings: Settings = request.app.state.settings
         return await self._page(
             request,
-            session,
+            members,
+            invitations,
             me,
             invitation_link=invitation_link(settings, issued),
             invited=issued.record,
@@ -114,37 +148,49 @@ class MembersController(Controller):
 
     @post("/invitations/{invitation_id:uuid}/cancel", opt=OWNER_ONLY)
     async def cancel_invitation(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, invitation_id: UUID
+        self,
+        request: HTMXRequest,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+        invitation_id: UUID,
     ) -> Any:
-        await Invitations(db_session, request.auth).cancel(invitation_id)
-        return await self._page(request, db_session, me)
+        await invitations.cancel(invitation_id)
+        return await self._page(request, members, invitations, me)
 
     @post("/{membership_id:uuid}/role", opt=OWNER_ONLY)
     async def change_role(
         self,
         request: HTMXRequest,
-        db_session: AsyncSession,
+        members: Members,
+        invitations: Invitations,
         me: ConsoleUser,
         membership_id: UUID,
         data: Form[RoleForm],
     ) -> Any:
         try:
-            await Members(db_session, request.auth).change_role(membership_id, data.role)
+            await members.change_role(membership_id, data.role)
         except InvalidRequest as exc:
             return await self._page(
                 request,
-                db_session,
+                members,
+                invitations,
                 me,
                 status_code=400,
                 member_errors={str(membership_id): field_error(exc)["role"]},
             )
-        return await self._page(request, db_session, me)
+        return await self._page(request, members, invitations, me)
 
     @post("/{membership_id:uuid}/remove", opt=OWNER_ONLY)
     async def remove(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, membership_id: UUID
+        self,
+        request: HTMXRequest,
+        db_session: AsyncSession,
+        members: Members,
+        invitations: Invitations,
+        me: ConsoleUser,
+        membership_id: UUID,
     ) -> Any:
-        members = Members(db_session, request.auth)
         user_id = (await members.get(membership_id)).user_id
         leaving = user_id == me.user_id
         try:
@@ -153,7 +199,8 @@ class MembersController(Controller):
         except InvalidRequest as exc:
             return await self._page(
                 request,
-                db_session,
+                members,
+                invitations,
                 me,
                 status_code=400,
                 member_errors={str(membership_id): field_error(exc)["role"]},
@@ -161,4 +208,4 @@ class MembersController(Controller):
         if leaving:
             request.clear_session()
             return go_to(request, "/login")
-        return await self._page(request, db_session, me)
+        return await self._page(request, members, invitations, me)

@@ -13,7 +13,7 @@ from admin_ui.forms import Form, field_error
 from admin_ui.rendering import render
 from app.db.models import Project
 from app.errors import InvalidRequest
-from app.services.origins import normalize_origin
+from app.ingest import normalize_origin
 from app.services.projects import Projects
 
 

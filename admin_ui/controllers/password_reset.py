@@ -1,9 +1,10 @@
 """Forgot password: ask for a link by email, then set a new password with it.
 
 Asking gives the same page, status and work whether or not the address has an account, and is limited
-per address and per client. The link works once, for 60 minutes; using it signs in this browser and ends
-every other session of the account. Without SMTP the link is written to the server's log only: showing
-it here would let anyone set anyone's password."""
+per address and per client. The link works once, for 60 minutes; using it ends every other session of the
+account and signs in this browser, after the second step when the account has a second factor (a mailbox
+alone is one factor). Without SMTP the link is written to the server's log only: showing it here would let
+anyone set anyone's password."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from litestar import Controller, get, post
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from admin_ui.controllers.auth import HOME, PUBLIC, sign_in, too_many
+from admin_ui.controllers.auth import HOME, PUBLIC, sign_in_or_second_step, too_many
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.rendering import go_to, render
@@ -24,6 +25,7 @@ from app.services.password_reset_mail import mail_password_reset
 from tenants.accounts import first_membership
 from tenants.password_resets import open_reset, reset_password
 from tenants.passwords import MIN_PASSWORD_LENGTH
+from tenants.single_sign_on import password_refused
 
 SENT = (
     "If an account uses that email, a link to set a new password is on its way. "
@@ -88,8 +90,9 @@ class PasswordResetController(Controller):
         membership = await first_membership(db_session, user)
         if membership is None:
             return go_to(request, "/login")
-        sign_in(request, user, membership.org_id)
-        return go_to(request, HOME)
+        if await password_refused(db_session, membership):
+            return go_to(request, "/login/sso")
+        return await sign_in_or_second_step(request, db_session, user, membership.org_id, HOME)
 
 
 def _reset_page(

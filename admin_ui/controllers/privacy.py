@@ -8,16 +8,17 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.forms import Form
 from admin_ui.rendering import render
-from app.errors import InvalidRequest
+from app.dependencies import provide_erasure
+from app.errors import InvalidRequest, msgspec_violation
 from app.schemas.privacy import ErasureBody
 from app.services.erasure import Erasure, Person
 from tenants.permissions import needs
-from tenants.scope import Access, OrgScope
+from tenants.scope import Access
 
 ADMIN = needs(Access.ADMIN)
 
@@ -35,23 +36,22 @@ def person_of(form: ErasureForm) -> Person:
     try:
         body = msgspec.convert(given, ErasureBody)
     except msgspec.ValidationError as exc:
-        field = "email" if "email" in str(exc) else "submitted_by"
-        raise InvalidRequest(field, str(exc).split(" - at ")[0]) from None
+        rule, field = msgspec_violation(exc)
+        raise InvalidRequest(field or "submitted_by", rule) from None
     return Person(submitted_by=body.submitted_by, email=body.email)
 
 
 class PrivacyController(Controller):
     path = "/privacy"
     include_in_schema = False
+    dependencies = {"erasure": Provide(provide_erasure)}
 
     @get("/", opt=ADMIN)
     async def page(self, request: HTMXRequest) -> Any:
         return render(request, "privacy.html", values={}, errors={})
 
     @post("/", opt=ADMIN)
-    async def erase(
-        self, request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope, data: Form[ErasureForm]
-    ) -> Any:
+    async def erase(self, request: HTMXRequest, erasure: Erasure, data: Form[ErasureForm]) -> Any:
         values = {"submitted_by": data.submitted_by, "email": data.email}
         try:
             person = person_of(data)
@@ -59,7 +59,6 @@ class PrivacyController(Controller):
             return render(
                 request, "privacy.html", status_code=400, values=values, errors={exc.field: exc.details}
             )
-        erasure = Erasure(db_session, org_scope)
         if data.step != "confirm":
             return render(
                 request, "privacy.html", values=values, errors={}, preview=await erasure.preview(person)

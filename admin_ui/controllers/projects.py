@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
+from app.db.identity_secret import identity_box
 from app.db.models import Project
 from app.errors import InvalidRequest
 from app.services.project_activity import contact_counts, rating_counts
@@ -29,6 +30,12 @@ class ProjectForm:
     retention_days: str = ""
 
 
+@dataclass
+class VerifiedUsersForm:
+    require_verified_users: str = ""
+    """"true" when the checkbox is ticked; an unticked box sends nothing."""
+
+
 def retention_days_of(text: str) -> int | None:
     """Empty keeps data forever; anything else must be whole days (the service checks the range)."""
     text = text.strip()
@@ -43,6 +50,11 @@ def retention_days_of(text: str) -> int | None:
 
 def project_url(project: Project, *rest: str) -> str:
     return "/".join([f"/projects/{project.id}", *rest])
+
+
+def _page(project: Project) -> dict[str, Any]:
+    """What the project page's template needs besides a fragment's own values."""
+    return {"project": project, "values": {}, "errors": {}, "origin_errors": {}}
 
 
 class ProjectsController(Controller):
@@ -114,6 +126,28 @@ class ProjectsController(Controller):
             errors={},
             origin_errors={},
             saved=True,
+        )
+
+    @post("/{project_id:str}/identity-secret")
+    async def rotate_identity_secret(self, request: HTMXRequest, project: Project, projects: Projects) -> Any:
+        """Shows the new secret in this answer only."""
+        box = identity_box(request.app.state.settings.secret_key)
+        secret = await projects.rotate_identity_secret(project, box)
+        return render(
+            request,
+            "project.html",
+            fragment="partials/_identity.html",
+            **_page(project),
+            identity_secret=secret,
+        )
+
+    @post("/{project_id:str}/verified-users")
+    async def set_verified_users(
+        self, request: HTMXRequest, project: Project, projects: Projects, data: Form[VerifiedUsersForm]
+    ) -> Any:
+        await projects.update(project, require_verified_users=data.require_verified_users == "true")
+        return render(
+            request, "project.html", fragment="partials/_identity.html", **_page(project), saved=True
         )
 
     @get("/{project_id:str}/delete", opt=ADMIN)

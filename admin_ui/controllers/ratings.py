@@ -18,6 +18,7 @@ from admin_ui.rendering import render
 from admin_ui.version_ranges import reason_label, significant_drop, version_ranges
 from app.db.models import Project, RatingType
 from app.db.models.field_rules import PATH_MAX_LENGTH, is_page_path
+from app.db.read_routing import REPLICA_READS
 from app.errors import InvalidRequest
 from app.schemas.rating_stats import HelpfulVersions
 from app.services.helpful_pages import most_not_helpful
@@ -37,7 +38,7 @@ class RatingsController(Controller):
     path = "/projects/{project_id:str}/ratings"
     include_in_schema = False
 
-    @get("/")
+    @get("/", opt=REPLICA_READS)
     async def ratings_page(self, request: HTMXRequest, db_session: AsyncSession, project: Project) -> Any:
         interval = choice(request.query_params.get("interval"), ("day", "week"), "interval") or "day"
         path = rating_path(request.query_params.get("path", ""))

@@ -1,4 +1,5 @@
-"""Settings → API tokens: create (the value shown once), list, revoke (kept, disabled), delete."""
+"""Settings → API tokens: create (the value shown once), list, revoke (kept, disabled), delete; and the
+assistants connected by OAuth ("Connected apps"), each with "Disconnect"."""
 
 from __future__ import annotations
 
@@ -7,15 +8,17 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.console_user import ConsoleUser
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import render
+from app.db.models import TokenScope
+from app.dependencies import provide_access_tokens, provide_connected_apps
 from app.errors import InvalidRequest
 from tenants.access_tokens import AccessTokens
-from tenants.models import TokenScope
+from tenants.connected_apps import ConnectedApps
 from tenants.permissions import CONFIRMED_EMAIL
 
 
@@ -28,12 +31,16 @@ class TokenForm:
 class TokensController(Controller):
     path = "/settings/tokens"
     include_in_schema = False
+    dependencies = {
+        "access_tokens": Provide(provide_access_tokens),
+        "connected_apps": Provide(provide_connected_apps),
+    }
 
     async def _page(
         self,
         request: HTMXRequest,
-        session: AsyncSession,
-        me: ConsoleUser,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
         *,
         status_code: int = 200,
         **context: Any,
@@ -45,39 +52,77 @@ class TokensController(Controller):
             "tokens.html",
             fragment="partials/_tokens.html",
             status_code=status_code,
-            tokens=await AccessTokens(session, request.auth).list(),
+            tokens=await access_tokens.list(),
+            apps=await connected_apps.list(),
             scopes=[s.value for s in TokenScope],
             **context,
         )
 
     @get("/")
-    async def tokens(self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser) -> Any:
-        return await self._page(request, db_session, me)
+    async def tokens(
+        self,
+        request: HTMXRequest,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
+        me: ConsoleUser,
+    ) -> Any:
+        return await self._page(request, access_tokens, connected_apps)
 
     @post("/", opt={CONFIRMED_EMAIL: True})
     async def create(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, data: Form[TokenForm]
+        self,
+        request: HTMXRequest,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
+        me: ConsoleUser,
+        data: Form[TokenForm],
     ) -> Any:
         try:
-            issued = await AccessTokens(db_session, request.auth).create(
-                label=data.label, scope=data.scope, created_by=me.user_id
-            )
+            issued = await access_tokens.create(label=data.label, scope=data.scope, created_by=me.user_id)
         except InvalidRequest as exc:
             return await self._page(
-                request, db_session, me, status_code=400, errors=field_error(exc), values=form_values(data)
+                request,
+                access_tokens,
+                connected_apps,
+                status_code=400,
+                errors=field_error(exc),
+                values=form_values(data),
             )
-        return await self._page(request, db_session, me, issued=issued)
+        return await self._page(request, access_tokens, connected_apps, issued=issued)
 
     @post("/{token_id:uuid}/revoke")
     async def revoke(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, token_id: UUID
+        self,
+        request: HTMXRequest,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
+        me: ConsoleUser,
+        token_id: UUID,
     ) -> Any:
-        await AccessTokens(db_session, request.auth).revoke(token_id)
-        return await self._page(request, db_session, me)
+        await access_tokens.revoke(token_id)
+        return await self._page(request, access_tokens, connected_apps)
 
     @post("/{token_id:uuid}/delete")
     async def delete(
-        self, request: HTMXRequest, db_session: AsyncSession, me: ConsoleUser, token_id: UUID
+        self,
+        request: HTMXRequest,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
+        me: ConsoleUser,
+        token_id: UUID,
     ) -> Any:
-        await AccessTokens(db_session, request.auth).delete(token_id)
-        return await self._page(request, db_session, me)
+        await access_tokens.delete(token_id)
+        return await self._page(request, access_tokens, connected_apps)
+
+    @post("/apps/{app_id:uuid}/disconnect")
+    async def disconnect(
+        self,
+        request: HTMXRequest,
+        access_tokens: AccessTokens,
+        connected_apps: ConnectedApps,
+        me: ConsoleUser,
+        app_id: UUID,
+    ) -> Any:
+        """The app's tokens stop working on its next call, on every server process."""
+        await connected_apps.disconnect(app_id)
+        return await self._page(request, access_tokens, connected_apps)

@@ -1,9 +1,11 @@
 """Webhooks: the organization's endpoints, each with its recent deliveries. Admins add endpoints (the
-signing secret shown once), send test events, disable, enable, delete and retry deliveries; members
-read. Everything goes through the services the REST API uses."""
+signing secret shown once), rotate their secrets (the new one shown once), send test events, disable,
+enable, delete and retry deliveries; members
+read, with the credentials inside URLs masked. Everything goes through the services the REST API uses."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -12,23 +14,27 @@ from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from admin_ui.forms import field_error
+from admin_ui.forms import Form, field_error
 from admin_ui.rendering import render
 from app.db.models import WebhookEndpoint, WebhookFormat
+from app.dependencies import provide_webhooks
 from app.errors import InvalidRequest
 from app.webhooks.deliveries import WebhookDeliveries
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import EVENT_TYPES
-from tenants.scope import OrgScope
 
 RECENT_DELIVERIES = 10
 FORMATS = [(WebhookFormat.STANDARD.value, "Standard"), (WebhookFormat.SLACK.value, "Slack")]
 
 
-async def provide_webhooks(
-    request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope
-) -> WebhookEndpoints:
-    return WebhookEndpoints(db_session, org_scope, request.app.state.settings)
+@dataclass
+class WebhookForm:
+    """A new endpoint: one `events` value per ticked event."""
+
+    url: str = ""
+    description: str = ""
+    events: str | list[str] = field(default_factory=list)
+    format: str = ""
 
 
 class WebhooksController(Controller):
@@ -51,6 +57,7 @@ class WebhooksController(Controller):
             "webhooks.html",
             fragment="partials/_webhooks.html",
             endpoints=endpoints,
+            urls={endpoint.id: webhooks.shown_url(endpoint) for endpoint in endpoints},
             recent=recent,
             event_types=EVENT_TYPES,
             formats=FORMATS,
@@ -64,21 +71,33 @@ class WebhooksController(Controller):
         return await self._page(request, db_session, webhooks)
 
     @post("/")
-    async def create(self, request: HTMXRequest, db_session: AsyncSession, webhooks: WebhookEndpoints) -> Any:
-        form = await request.form()
+    async def create(
+        self,
+        request: HTMXRequest,
+        db_session: AsyncSession,
+        webhooks: WebhookEndpoints,
+        data: Form[WebhookForm],
+    ) -> Any:
         values = {
-            "url": str(form.get("url") or ""),
-            "description": str(form.get("description") or ""),
-            "events": [str(event) for event in form.getall("events")] if "events" in form else [],
-            "format": str(form.get("format") or WebhookFormat.STANDARD.value),
+            "url": data.url,
+            "description": data.description,
+            "events": [data.events] if isinstance(data.events, str) else data.events,
+            "format": data.format or WebhookFormat.STANDARD.value,
         }
         try:
-            created = await webhooks.create(**values)
+            issued = await webhooks.create(**values)
         except InvalidRequest as exc:
             return await self._page(
                 request, db_session, webhooks, status_code=400, errors=field_error(exc), values=values
             )
-        return await self._page(request, db_session, webhooks, created=created)
+        return await self._page(request, db_session, webhooks, issued=issued)
+
+    @post("/{webhook_id:uuid}/rotate-secret")
+    async def rotate_secret(
+        self, request: HTMXRequest, db_session: AsyncSession, webhooks: WebhookEndpoints, webhook_id: UUID
+    ) -> Any:
+        issued = await webhooks.rotate_secret(await webhooks.get(webhook_id))
+        return await self._page(request, db_session, webhooks, issued=issued, rotated=True)
 
     @post("/{webhook_id:uuid}/test")
     async def send_test(

@@ -9,14 +9,21 @@ from app.api.audit_log import audit_log
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
-from app.api.integrations import MintlifyIntegrationController, StripeIntegrationController
+from app.api.integrations import (
+    GithubIntegrationController,
+    LinearIntegrationController,
+    MintlifyIntegrationController,
+    StripeIntegrationController,
+)
+from app.api.issues import IssueController
 from app.api.members import list_members
 from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
+from app.api.themes import ThemeController
+from app.api.webhooks import WebhookController
 from app.dependencies import provide_projects
-from app.webhooks.controller import WebhookController
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.permissions import access_guard, changes_need
 from tenants.scope import Access, provide_org_scope
@@ -29,9 +36,13 @@ api_router = Router(
         ContactMessageController,
         RatingController,
         RatingStatsController,
+        ThemeController,
         WebhookController,
         StripeIntegrationController,
         MintlifyIntegrationController,
+        GithubIntegrationController,
+        LinearIntegrationController,
+        IssueController,
         audit_log,
         erase,
         list_members,

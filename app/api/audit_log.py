@@ -1,17 +1,18 @@
 """GET /audit-log: who changed the organization's tokens, members, invitations, projects, origins,
-webhooks and integrations, and who erased whose data; newest first."""
+webhooks and integrations, who erased whose data and who deleted what for good; newest first."""
 
 from __future__ import annotations
 
 from litestar import get
-from sqlalchemy.ext.asyncio import AsyncSession
+from litestar.di import Provide
 
 from app.api.paging import Limit, Page
+from app.db.read_routing import REPLICA_READS
+from app.dependencies import provide_audit_log
 from app.errors import error_responses
 from app.schemas.audit_log import AuditEntryOut, AuditLogPage
 from app.schemas.pagination import Pagination
 from app.services.audit_log import AuditLog
-from tenants.scope import OrgScope
 
 
 @get(
@@ -19,13 +20,13 @@ from tenants.scope import OrgScope
     summary="The organization's audit log, newest first",
     tags=["Audit log"],
     responses=error_responses(400, 401),
+    dependencies={"log": Provide(provide_audit_log)},
+    opt=REPLICA_READS,
 )
-async def audit_log(
-    db_session: AsyncSession, org_scope: OrgScope, page: Page = 1, limit: Limit = 20
-) -> AuditLogPage:
+async def audit_log(log: AuditLog, page: Page = 1, limit: Limit = 20) -> AuditLogPage:
     """Each entry names the action, its target, the acting token or member and when; it needs a token
     of the organization, like every route here."""
-    entries, total = await AuditLog(db_session, org_scope).page(page=page, limit=limit)
+    entries, total = await log.page(page=page, limit=limit)
     return AuditLogPage(
         entries=[AuditEntryOut.of(e) for e in entries],
         pagination=Pagination.of(page=page, limit=limit, total=total),

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, delete, get, patch, post
-from litestar.datastructures import State
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
 from app.api.paging import Limit, Page
-from app.api.parameters import Purge
+from app.api.parameters import Purge, SpamFilter, VerifiedFilter
 from app.compression import SKIP_COMPRESSION
+from app.db.ids import parse_uuid
 from app.db.models import FeedbackSource, Project
 from app.db.models.field_rules import PATH_MAX_LENGTH
-from app.dependencies import provide_feedback_items
+from app.db.read_routing import REPLICA_READS, read_sessions
+from app.dependencies import provide_feedback_attachments, provide_feedback_items, provide_insights
 from app.errors import error_responses
 from app.exports import FEEDBACK, ExportFormat, export_response
+from app.exports.attachments import attachment_response
 from app.schemas.feedback import (
     FeedbackChangeOut,
     FeedbackHistory,
@@ -32,7 +35,9 @@ from app.schemas.feedback_requests import (
     FeedbackStatusName,
     FeedbackTypeName,
 )
-from app.schemas.pagination import Pagination
+from app.schemas.insights import SimilarFeedback
+from app.services.attachments import FeedbackAttachments
+from app.services.feedback_bodies import feedback_out, feedback_page, similar_items
 from app.services.feedback_items import (
     FeedbackChanges,
     FeedbackFilter,
@@ -40,7 +45,23 @@ from app.services.feedback_items import (
     FeedbackSort,
     feedback_order,
 )
-from app.services.projects import parse_uuid
+from app.services.insights import MAX_SIMILAR, SEMANTIC_MAX_LENGTH, Insights
+
+Semantic = Annotated[
+    str | None,
+    Parameter(
+        max_length=SEMANTIC_MAX_LENGTH,
+        description="Order by closeness in meaning to this text, nearest first, in any language (the sort "
+        "does not apply; the other filters and paging do). Lists the project's nearest items, 1,000 at "
+        "most; items whose vector is pending are not found yet. 503 when insights are unavailable.",
+    ),
+]
+ThemeFilter = Annotated[
+    str | None, Parameter(description="Only the items of this theme (GET /projects/{project_id}/themes).")
+]
+SimilarLimit = Annotated[
+    int, Parameter(ge=1, le=MAX_SIMILAR, description=f"How many similar items, at most {MAX_SIMILAR}.")
+]
 
 
 async def provide_feedback_filter(
@@ -52,10 +73,19 @@ async def provide_feedback_filter(
         str | None, Parameter(max_length=200, description="Case-insensitive substring of the message.")
     ] = None,
     archived: bool = False,
+    verified: VerifiedFilter = None,
+    spam: SpamFilter = False,
 ) -> FeedbackFilter:
     """The filters the list and the export share."""
     return FeedbackFilter(
-        status=status, type=type, source=source, path=path, search=search, archived=archived
+        status=status,
+        type=type,
+        source=source,
+        path=path,
+        search=search,
+        archived=archived,
+        verified=verified,
+        spam=spam,
     )
 
 
@@ -64,43 +94,61 @@ class FeedbackController(Controller):
     tags = ["Feedback"]
     dependencies = {
         "feedback_items": Provide(provide_feedback_items),
+        "feedback_attachments": Provide(provide_feedback_attachments),
+        "insights": Provide(provide_insights),
         "where": Provide(provide_feedback_filter),
     }
 
-    @get("/", summary="List feedback items", responses=error_responses(400, 401, 403, 404))
+    @get(
+        "/",
+        summary="List feedback items",
+        responses=error_responses(400, 401, 403, 404),
+        opt=REPLICA_READS,
+    )
     async def list_feedback(
         self,
         feedback_items: FeedbackItems,
         where: FeedbackFilter,
+        insights: Insights,
         page: Page = 1,
         limit: Limit = 20,
         sort: FeedbackSort = "-created_at",
+        semantic: Semantic = None,
+        theme: ThemeFilter = None,
     ) -> FeedbackList:
         """Filters combine; archived items are listed only with archived=true."""
+        if theme is not None:
+            where = replace(where, theme=(await insights.theme(theme)).id)
+        if semantic is not None:
+            where = replace(where, semantic=semantic)
         items, total = await feedback_items.list(where, sort=sort, page=page, limit=limit)
-        return FeedbackList(
-            feedback=[FeedbackOut.of(item) for item in items],
-            pagination=Pagination.of(page=page, limit=limit, total=total),
-        )
+        return await feedback_page(feedback_items, items, page=page, limit=limit, total=total)
 
     @get(
         "/export",
         summary="Export feedback items as CSV or NDJSON, with the list's filters and order (streamed)",
         responses=error_responses(400, 401, 403, 404),
-        opt={SKIP_COMPRESSION: True},
+        opt={SKIP_COMPRESSION: True, **REPLICA_READS},
     )
     async def export_feedback(
         self,
         project: Project,
         where: FeedbackFilter,
-        state: State,
+        request: Request[Any, Any, Any],
         sort: FeedbackSort = "-created_at",
         format: ExportFormat = "csv",
     ) -> Stream:
         """Every matching item in one download, read from a cursor as it is sent; CSV cells that
         a spreadsheet would run as formulas are defused."""
         query = FEEDBACK.select().where(*where.conditions(project.id)).order_by(*feedback_order(sort))
-        return export_response(state.session_maker, project, FEEDBACK, query, format)
+        return export_response(
+            await read_sessions(request),
+            project,
+            FEEDBACK,
+            query,
+            format,
+            request.app.state.settings.base_url,
+        )
 
     @post(
         "/",
@@ -124,11 +172,14 @@ class FeedbackController(Controller):
     @get("/{feedback_id:str}", summary="Get one feedback item", responses=error_responses(400, 401, 403, 404))
     async def get_feedback(self, feedback_id: str, feedback_items: FeedbackItems) -> FeedbackOut:
         """One feedback item of the project, archived or not."""
-        return FeedbackOut.of(await feedback_items.get(parse_uuid(feedback_id, "feedback_id")))
+        return await feedback_out(
+            feedback_items, await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
+        )
 
     @patch(
         "/{feedback_id:str}",
-        summary="Change message, type, status, resolution note or archived; each change is recorded",
+        summary="Change message, type, status, resolution note, archived, assignee, duplicate_of or spam; "
+        "each change is recorded",
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
     async def patch_feedback(
@@ -141,7 +192,7 @@ class FeedbackController(Controller):
             for key, value in msgspec.structs.asdict(data).items()
             if value is not msgspec.UNSET
         }
-        return FeedbackOut.of(await feedback_items.update(item, changes))
+        return await feedback_out(feedback_items, await feedback_items.update(item, changes))
 
     @delete(
         "/{feedback_id:str}",
@@ -155,6 +206,35 @@ class FeedbackController(Controller):
         it with its history instead, off every count, and cannot be undone."""
         item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
         await (feedback_items.purge(item) if purge else feedback_items.archive(item))
+
+    @get(
+        "/{feedback_id:str}/similar",
+        summary="Feedback items most similar in meaning to this one",
+        responses=error_responses(400, 401, 403, 404, 503),
+    )
+    async def similar_feedback(
+        self, feedback_id: str, feedback_items: FeedbackItems, insights: Insights, limit: SimilarLimit = 5
+    ) -> SimilarFeedback:
+        """Most similar first, in any language; the item itself, archived items and items marked as
+        duplicates are left out. 503 `unavailable` when insights are turned off or the model failed."""
+        item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
+        return await similar_items(feedback_items, insights, item, limit)
+
+    @get(
+        "/{feedback_id:str}/attachments/{attachment_id:str}",
+        summary="Download an image attached to a feedback item",
+        responses=error_responses(400, 401, 403, 404),
+        opt={SKIP_COMPRESSION: True},
+    )
+    async def get_attachment(
+        self, feedback_id: str, attachment_id: str, feedback_attachments: FeedbackAttachments
+    ) -> Response[Any]:
+        """The image as stored (re-encoded without metadata), shown inline, never sniffed as another type,
+        under a sandboxing Content-Security-Policy; the item's `attachments` list what there is."""
+        attachment = await feedback_attachments.image(
+            parse_uuid(feedback_id, "feedback_id"), parse_uuid(attachment_id, "attachment_id")
+        )
+        return attachment_response(attachment)
 
     @get(
         "/{feedback_id:str}/history",

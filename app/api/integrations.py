@@ -1,5 +1,6 @@
-"""A project's integrations: Stripe cancellation feedback and Mintlify page feedback. Credentials are
-accepted, stored encrypted and never returned."""
+"""A project's integrations: Stripe cancellation feedback, Mintlify page feedback, GitHub and Linear issues.
+Credentials are accepted, stored encrypted and never returned (a tracker webhook's secret is shown once,
+in the answer to saving it)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,30 @@ from typing import Any
 from litestar import Controller, Request, delete, get, post, put
 from litestar.di import Provide
 
-from app.dependencies import provide_mintlify, provide_stripe, request_settings
+from app.dependencies import (
+    provide_github,
+    provide_linear,
+    provide_mintlify,
+    provide_stripe,
+    request_settings,
+)
 from app.errors import UpstreamError, error_responses
-from app.imports.mintlify_api import MintlifyError
-from app.imports.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
-from app.imports.stripe_integrations import StripeIntegrations, webhook_url
+from app.integrations.github_integrations import GithubIntegrations
+from app.integrations.github_integrations import webhook_url as github_webhook_url
+from app.integrations.linear_integrations import LinearIntegrations
+from app.integrations.linear_integrations import webhook_url as linear_webhook_url
+from app.integrations.mintlify_api import MintlifyError
+from app.integrations.mintlify_integrations import (
+    SYNC_SECONDS,
+    MintlifyIntegrations,
+    import_mintlify_feedback,
+)
+from app.integrations.stripe_integrations import StripeIntegrations, webhook_url
 from app.schemas.integrations import (
+    GithubIntegrationBody,
+    GithubIntegrationOut,
+    LinearIntegrationBody,
+    LinearIntegrationOut,
     MintlifyIntegrationBody,
     MintlifyIntegrationOut,
     MintlifySyncOut,
@@ -108,12 +127,99 @@ class MintlifyIntegrationController(Controller):
     async def sync_mintlify(
         self, request: Request[Any, Any, Any], mintlify: MintlifyIntegrations
     ) -> MintlifySyncOut:
-        """Imports new page feedback now; 502 when Mintlify refuses or cannot be reached."""
+        """Imports new page feedback now, for a few seconds at most (a larger backlog goes on in the
+        background at once); 502 when Mintlify refuses or cannot be reached."""
         integration = await mintlify.get()
         try:
             imported = await import_mintlify_feedback(
-                request.app.state.session_maker, request_settings(request), integration.id
+                request.app.state.session_maker, request_settings(request), integration.id, SYNC_SECONDS
             )
         except MintlifyError as error:
             raise UpstreamError(error.words) from None
         return MintlifySyncOut(imported=imported)
+
+
+class GithubIntegrationController(Controller):
+    path = "/projects/{project_id:str}/integrations/github"
+    tags = ["Integrations"]
+    dependencies = {"github": Provide(provide_github)}
+
+    @put(
+        "/",
+        summary="File feedback as GitHub issues: a repository and a token, checked with GitHub on save",
+        responses=error_responses(400, 401, 403, 404, 413, 415, 502),
+    )
+    async def enable_github(
+        self, request: Request[Any, Any, Any], data: GithubIntegrationBody, github: GithubIntegrations
+    ) -> GithubIntegrationOut:
+        """400 naming `token` or `repository` when GitHub refuses them; the token is stored encrypted.
+        The answer alone carries the webhook's secret, for the repository's webhook settings."""
+        integration, secret = await github.enable(data.repository, data.token)
+        url = github_webhook_url(request_settings(request).base_url, integration)
+        return GithubIntegrationOut.of(integration, url, secret)
+
+    @get(
+        "/",
+        summary="The GitHub integration, without its token or webhook secret",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def get_github(
+        self, request: Request[Any, Any, Any], github: GithubIntegrations
+    ) -> GithubIntegrationOut:
+        """Not found while the project has no GitHub integration."""
+        integration = await github.get()
+        return GithubIntegrationOut.of(
+            integration, github_webhook_url(request_settings(request).base_url, integration)
+        )
+
+    @delete(
+        "/",
+        summary="Remove the GitHub integration (its webhook URL then answers 404; filed issues stay linked)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def remove_github(self, github: GithubIntegrations) -> None:
+        """Issues already filed stay on their items."""
+        await github.remove()
+
+
+class LinearIntegrationController(Controller):
+    path = "/projects/{project_id:str}/integrations/linear"
+    tags = ["Integrations"]
+    dependencies = {"linear": Provide(provide_linear)}
+
+    @put(
+        "/",
+        summary="File feedback as Linear issues: a team id and an API key, checked with Linear on save",
+        responses=error_responses(400, 401, 403, 404, 413, 415, 502),
+    )
+    async def enable_linear(
+        self, request: Request[Any, Any, Any], data: LinearIntegrationBody, linear: LinearIntegrations
+    ) -> LinearIntegrationOut:
+        """400 naming `api_key` or `team_id` when Linear refuses them; the key is stored encrypted.
+        The answer alone carries the webhook's secret."""
+        integration, secret = await linear.enable(data.team_id, data.api_key)
+        url = linear_webhook_url(request_settings(request).base_url, integration)
+        return LinearIntegrationOut.of(integration, url, secret)
+
+    @get(
+        "/",
+        summary="The Linear integration, without its key or webhook secret",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def get_linear(
+        self, request: Request[Any, Any, Any], linear: LinearIntegrations
+    ) -> LinearIntegrationOut:
+        """Not found while the project has no Linear integration."""
+        integration = await linear.get()
+        return LinearIntegrationOut.of(
+            integration, linear_webhook_url(request_settings(request).base_url, integration)
+        )
+
+    @delete(
+        "/",
+        summary="Remove the Linear integration (its webhook URL then answers 404; filed issues stay linked)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def remove_linear(self, linear: LinearIntegrations) -> None:
+        """Issues already filed stay on their items."""
+        await linear.remove()

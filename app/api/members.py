@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from litestar import get
-from sqlalchemy.ext.asyncio import AsyncSession
+from litestar.di import Provide
 
+from app.dependencies import provide_members
 from app.errors import error_responses
 from app.schemas.member import MemberList, MemberOut
 from app.timestamps import iso_z
 from tenants.members import Members
-from tenants.scope import OrgScope
 
 
 @get(
@@ -17,11 +17,11 @@ from tenants.scope import OrgScope
     summary="The organization's members, oldest first",
     tags=["Members"],
     responses=error_responses(401),
+    dependencies={"members": Provide(provide_members)},
 )
-async def list_members(db_session: AsyncSession, org_scope: OrgScope) -> MemberList:
+async def list_members(members: Members) -> MemberList:
     """Each member's user_id, email, role and when they joined: the user_id is what a feedback item's
     assignee takes."""
-    members = await Members(db_session, org_scope).list()
     return MemberList(
-        members=[MemberOut(str(m.user_id), m.email, m.role, iso_z(m.joined_at)) for m in members]
+        members=[MemberOut(str(m.user_id), m.email, m.role, iso_z(m.joined_at)) for m in await members.list()]
     )

@@ -1,5 +1,5 @@
 """The page and limit query parameters every list takes: out of range is 400, never clamped. The caps are
-app.services.paging's, which the console's lists use too."""
+app.db.paging's, which the console's lists use too."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 
 from litestar.params import Parameter
 
-from app.services.paging import MAX_LIMIT, MAX_PAGE
+from app.db.paging import MAX_LIMIT, MAX_PAGE
 
 Page = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="1-indexed page.")]
 Limit = Annotated[int, Parameter(ge=1, le=MAX_LIMIT, description=f"Items per page, at most {MAX_LIMIT}.")]

@@ -48,3 +48,17 @@ Purge = Annotated[
         "a purged id is then 404."
     ),
 ]
+VerifiedFilter = Annotated[
+    bool | None,
+    Parameter(
+        description="true: only submissions whose submitted_by came with a valid signature (see the "
+        "project's identity secret); false: only the others."
+    ),
+]
+SpamFilter = Annotated[
+    bool,
+    Parameter(
+        description="true lists only what was judged spam (a filled honeypot, a form sent faster than a "
+        "person could), which no other list, count or statistic includes."
+    ),
+]

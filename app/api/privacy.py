@@ -4,27 +4,26 @@ organization, counters kept exact."""
 from __future__ import annotations
 
 from litestar import post
-from sqlalchemy.ext.asyncio import AsyncSession
+from litestar.di import Provide
 
+from app.dependencies import provide_erasure
 from app.errors import error_responses
 from app.schemas.privacy import ErasedOut, ErasureBody
 from app.services.erasure import Erasure, Person
-from tenants.scope import OrgScope
 
 
 @post(
     "/privacy/erase",
     status_code=200,
-    summary="Erase for good every feedback item and rating with this submitted_by and every contact "
-    "message from this email (case-insensitive), in every project of the organization",
+    summary="Erase for good every feedback item, rating and contact message with this submitted_by and "
+    "every contact message from this email (case-insensitive), in every project of the organization",
     tags=["Privacy"],
     responses=error_responses(400, 401, 403, 413, 415),
+    dependencies={"erasure": Provide(provide_erasure)},
 )
-async def erase(data: ErasureBody, db_session: AsyncSession, org_scope: OrgScope) -> ErasedOut:
+async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
     """Needs submitted_by, email or both; the answer counts what was deleted. Cannot be undone."""
-    erased = await Erasure(db_session, org_scope).erase(
-        Person(submitted_by=data.submitted_by, email=data.email)
-    )
+    erased = await erasure.erase(Person(submitted_by=data.submitted_by, email=data.email))
     return ErasedOut(
         feedback=erased.feedback, ratings=erased.ratings, contact_messages=erased.contact_messages
     )

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar import Controller, Request, get, patch
+from litestar import Controller, Request, get, patch, post
 
+from app.db.identity_secret import identity_box
 from app.db.models import Project
 from app.errors import error_responses
 from app.request_checks import strict_body
-from app.schemas.project import ProjectList, ProjectOut, ProjectPatchBody
+from app.schemas.project import IdentitySecret, ProjectList, ProjectOut, ProjectPatchBody
 from app.services.projects import Projects
+from tenants.permissions import needs
+from tenants.scope import Access
 
 
 class ProjectController(Controller):
@@ -37,7 +40,7 @@ class ProjectController(Controller):
 
     @patch(
         "/{project_id:str}",
-        summary="Change name, description, allowed origins or retention_days",
+        summary="Change name, description, allowed origins, retention_days or require_verified_users",
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
     async def patch_project(
@@ -49,3 +52,19 @@ class ProjectController(Controller):
         await projects.update(project, **changes)
         counts = await projects.feedback_counts([project])
         return ProjectOut.of(project, counts[project.id])
+
+    @post(
+        "/{project_id:str}/identity-secret",
+        status_code=201,
+        summary="Create or rotate the identity secret backends sign user ids with (shown only here)",
+        responses=error_responses(400, 401, 403, 404),
+        opt=needs(Access.ADMIN),
+    )
+    async def rotate_identity_secret(
+        self, project: Project, projects: Projects, request: Request[Any, Any, Any]
+    ) -> IdentitySecret:
+        """A new secret replaces the old one at once (signatures made with the old one stop matching);
+        it is stored encrypted and never shown again. Sign a user id with it: the lower-case hex
+        HMAC-SHA256 of the id, keyed by the whole secret string."""
+        box = identity_box(request.app.state.settings.secret_key)
+        return IdentitySecret(secret=await projects.rotate_identity_secret(project, box))

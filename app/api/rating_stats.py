@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.parameters import PathFilter, Since, TypeFilter, Until
 from app.db.models import Project, RatingType
+from app.db.read_routing import REPLICA_READS
 from app.errors import error_responses
 from app.schemas.rating_stats import HelpfulStats, Interval, RatingSeries, RatingStats, RatingVersions
 from app.services.rating_stats import rating_series, rating_stats, version_stats
@@ -19,6 +20,7 @@ from app.services.time_bounds import parse_bounds
 class RatingStatsController(Controller):
     path = "/projects/{project_id:str}/ratings/stats"
     tags = ["Rating statistics"]
+    opt = REPLICA_READS
 
     @get(
         "/",

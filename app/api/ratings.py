@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post
-from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
 from app.api.paging import Limit, Page
-from app.api.parameters import PathFilter, Since, TypeFilter, Until
+from app.api.parameters import PathFilter, Since, TypeFilter, Until, VerifiedFilter
 from app.compression import SKIP_COMPRESSION
 from app.db.models import Project, Rating, RatingType
+from app.db.read_routing import REPLICA_READS, read_sessions
 from app.dependencies import provide_ratings
 from app.errors import error_responses
 from app.exports import RATINGS, ExportFormat, export_response
@@ -61,6 +61,7 @@ class RatingController(Controller):
         "/",
         summary="List helpful ratings, newest first",
         responses=error_responses(400, 401, 403, 404),
+        opt=REPLICA_READS,
     )
     async def list_helpful(
         self,
@@ -69,10 +70,16 @@ class RatingController(Controller):
         limit: Limit = 20,
         value: bool | None = None,
         path: PathFilter = None,
+        verified: VerifiedFilter = None,
     ) -> RatingList:
         """Archived ratings are left out; value filters Yes (true) or No (false)."""
         items, total = await ratings.page(
-            RatingType.HELPFUL, page=page, limit=limit, path=path, value=None if value is None else int(value)
+            RatingType.HELPFUL,
+            page=page,
+            limit=limit,
+            path=path,
+            value=None if value is None else int(value),
+            verified=verified,
         )
         return RatingList(
             ratings=[RatingOut.of(r) for r in items],
@@ -83,6 +90,7 @@ class RatingController(Controller):
         "/typed",
         summary="List ratings of one type in the typed form, newest first",
         responses=error_responses(400, 401, 403, 404),
+        opt=REPLICA_READS,
     )
     async def list_typed(
         self,
@@ -91,9 +99,10 @@ class RatingController(Controller):
         path: PathFilter = None,
         page: Page = 1,
         limit: Limit = 20,
+        verified: VerifiedFilter = None,
     ) -> TypedRatingList:
         """Archived ratings are left out."""
-        items, total = await ratings.page(type, page=page, limit=limit, path=path)
+        items, total = await ratings.page(type, page=page, limit=limit, path=path, verified=verified)
         return TypedRatingList(
             ratings=[TypedRatingOut.of(r) for r in items],
             pagination=Pagination.of(page=page, limit=limit, total=total),
@@ -103,12 +112,12 @@ class RatingController(Controller):
         "/export",
         summary="Export ratings as CSV or NDJSON, newest first (streamed); every type unless type is given",
         responses=error_responses(400, 401, 403, 404),
-        opt={SKIP_COMPRESSION: True},
+        opt={SKIP_COMPRESSION: True, **REPLICA_READS},
     )
     async def export_ratings(
         self,
         project: Project,
-        state: State,
+        request: Request[Any, Any, Any],
         type: Annotated[
             RatingType | None, Parameter(description="helpful, star or nps; every type when absent.")
         ] = None,
@@ -126,7 +135,7 @@ class RatingController(Controller):
             project.id, rating_type=type, path=path, since=start, until=end, archived=archived
         )
         query = RATINGS.select().where(*where).order_by(Rating.created_at.desc(), Rating.id.desc())
-        return export_response(state.session_maker, project, RATINGS, query, format)
+        return export_response(await read_sessions(request), project, RATINGS, query, format)
 
     @get(
         "/{rating_id:str}",

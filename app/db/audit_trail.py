@@ -1,11 +1,15 @@
 """The audit log written by the unit of work: every flush that adds, changes or deletes a token, a
-membership, an invitation, a project (and its allowed origins), a webhook endpoint or an integration
-adds the entries that say so to the same flush, so they commit or roll back with the change itself.
+membership, an invitation, a project (and its allowed origins), a webhook endpoint, an integration or
+the single sign-on settings adds the entries that say so to the same flush, so they commit or roll back
+with the change itself.
 
 Watching the session rather than asking each service to remember means a change made anywhere (API,
 console, command line) is recorded. Bulk UPDATE/DELETE statements bypass the unit of work; code that
 changes these tables that way records its own entry (`audit`). Secrets are never written: a changed
-secret is recorded as "changed".
+secret is recorded as "changed", and a webhook URL with its credentials masked.
+
+Every entry names its target. A new row's id is its column's default, which the flush fills only after
+this listener has run, so the listener fills it first (`_id_of`), the same value the flush would have.
 """
 
 from __future__ import annotations
@@ -19,19 +23,25 @@ from uuid import UUID
 from sqlalchemy import event, inspect
 from sqlalchemy.orm import Session
 
+from app.db.actor import current_actor
 from app.db.models import (
     AccessToken,
     AuditEntry,
+    ConnectedApp,
+    GithubIntegration,
     Invitation,
+    LinearIntegration,
     Membership,
     MintlifyIntegration,
     Project,
+    SsoConnection,
+    SsoDomain,
     StripeIntegration,
     User,
     WebhookEndpoint,
 )
+from app.db.url_credentials import masked_url
 from app.timestamps import iso_z
-from tenants.actor import current_actor
 
 
 @dataclass(frozen=True)
@@ -43,6 +53,13 @@ class Audited:
     """Recorded as changed, never with a value."""
     events: tuple[tuple[str, str], ...] = ()
     """(field, action): a change of this field from empty to set is that action instead of "updated"."""
+    urls: tuple[str, ...] = ()
+    """Recorded with the credentials inside them masked (app.db.url_credentials)."""
+    rotation: str | None = None
+    """A secret whose change is the action `secret_rotated` instead of "updated"."""
+
+    def shown(self, name: str, value: Any) -> Any:
+        return masked_url(value) if name in self.urls and isinstance(value, str) else value
 
 
 def _own_org(session: Session, row: Any) -> UUID | None:
@@ -61,6 +78,10 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         _own_org,
     ),
     Membership: (Audited("member", ("user_id", "role")), _own_org),
+    ConnectedApp: (
+        Audited("connected_app", ("client_id", "user_id", "revoked_at"), events=(("revoked_at", "revoked"),)),
+        _own_org,
+    ),
     Invitation: (
         Audited(
             "invitation",
@@ -69,11 +90,37 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         ),
         _own_org,
     ),
-    Project: (Audited("project", ("name", "description", "retention_days")), _own_org),
-    WebhookEndpoint: (
-        Audited("webhook", ("url", "description", "events", "project_ids", "format", "enabled"), ("secret",)),
+    Project: (
+        Audited(
+            "project",
+            ("name", "description", "retention_days", "require_verified_users"),
+            ("sealed_identity_secret",),
+        ),
         _own_org,
     ),
+    WebhookEndpoint: (
+        Audited(
+            "webhook",
+            (
+                "url",
+                "description",
+                "events",
+                "project_ids",
+                "format",
+                "enabled",
+                "previous_secret_expires_at",
+            ),
+            ("sealed_secret", "sealed_previous_secret"),
+            urls=("url",),
+            rotation="secret",
+        ),
+        _own_org,
+    ),
+    SsoConnection: (
+        Audited("sso", ("issuer", "client_id", "require_sso"), ("sealed_client_secret",)),
+        _own_org,
+    ),
+    SsoDomain: (Audited("sso_domain", ("domain",)), _own_org),
     StripeIntegration: (
         Audited("integration", ("project_id",), ("sealed_signing_secret",)),
         _project_org,
@@ -82,8 +129,21 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         Audited("integration", ("project_id", "mintlify_project_id"), ("sealed_api_key",)),
         _project_org,
     ),
+    GithubIntegration: (
+        Audited("integration", ("project_id", "repository"), ("sealed_token", "sealed_webhook_secret")),
+        _project_org,
+    ),
+    LinearIntegration: (
+        Audited("integration", ("project_id", "team_id"), ("sealed_api_key", "sealed_webhook_secret")),
+        _project_org,
+    ),
 }
-KINDS = {StripeIntegration: "stripe", MintlifyIntegration: "mintlify"}
+KINDS = {
+    StripeIntegration: "stripe",
+    MintlifyIntegration: "mintlify",
+    GithubIntegration: "github",
+    LinearIntegration: "linear",
+}
 
 
 def audit(
@@ -146,13 +206,20 @@ def _record(session: Session, row: Any, happened: str) -> None:
         happened = _event_of(row, spec, details) or happened
     elif isinstance(row, Project) and happened == "created":
         details["allowed_origins"] = list(row.allowed_origins or [])
-    audit(session, org_id, f"{spec.target_type}.{happened}", spec.target_type, row.id, details)
+    audit(session, org_id, f"{spec.target_type}.{happened}", spec.target_type, _id_of(row), details)
     if isinstance(row, Project) and happened not in ("created", "deleted"):
         _record_origins(session, row, org_id)
 
 
+def _id_of(row: Any) -> Any:
+    """The row's id; a new row's is given now, from its primary key's own default."""
+    if row.id is None:
+        row.id = inspect(type(row)).primary_key[0].default.arg(None)
+    return row.id
+
+
 def _snapshot(session: Session, row: Any, spec: Audited) -> dict[str, Any]:
-    details = {name: getattr(row, name) for name in spec.fields if name != "revoked_at"}
+    details = {name: spec.shown(name, getattr(row, name)) for name in spec.fields if name != "revoked_at"}
     details = {name: value for name, value in details.items() if value is not None}
     if type(row) in KINDS:
         details["kind"] = KINDS[type(row)]
@@ -173,7 +240,10 @@ def _changes(row: Any, spec: Audited) -> dict[str, Any]:
             before = history.deleted[0] if history.deleted else None
             after = history.added[0] if history.added else None
             if before != after:
-                changed[name] = {"from": plain(before), "to": plain(after)}
+                changed[name] = {
+                    "from": plain(spec.shown(name, before)),
+                    "to": plain(spec.shown(name, after)),
+                }
     for name in spec.secrets:
         if state.attrs[name].history.has_changes():
             changed[name.removeprefix("sealed_")] = "changed"
@@ -183,6 +253,8 @@ def _changes(row: Any, spec: Audited) -> dict[str, Any]:
 
 
 def _event_of(row: Any, spec: Audited, changed: dict[str, Any]) -> str | None:
+    if spec.rotation is not None and changed.get(spec.rotation) == "changed":
+        return "secret_rotated"
     for name, action in spec.events:
         change = changed.get(name)
         if isinstance(change, dict) and change["from"] is None and change["to"] is not None:

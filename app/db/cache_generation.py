@@ -16,6 +16,7 @@ made once Redis answers again, so that processes that did not notice the outage 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import itertools
 import logging
 import os
@@ -130,12 +131,15 @@ def generation_key(settings: Settings) -> str:
 
 
 def generation_file(settings: Settings) -> Path:
-    """Next to an SQLite database file; otherwise in ./var beside the generated secret key."""
+    """Next to an SQLite database file; otherwise in ./var beside the generated secret key, named for
+    the database (a digest of its URL), so that two servers on one machine with databases of their own
+    do not empty each other's caches."""
     if settings.is_sqlite:
         database = settings.database_url.split(":///", 1)[-1].split("?", 1)[0]
         if database and database != ":memory:":
             return Path(f"{database}.{GENERATION_FILE}")
-    return Path("var") / GENERATION_FILE
+    digest = hashlib.sha256(settings.database_url.encode()).hexdigest()[:16]
+    return Path("var") / f"{GENERATION_FILE}.{digest}"
 
 
 def cache_generation(

@@ -11,16 +11,22 @@ from advanced_alchemy.extensions.litestar import (
     EngineConfig,
     SQLAlchemyAsyncConfig,
 )
+from advanced_alchemy.extensions.litestar._utils import get_aa_scope_state
+from litestar.config.app import AppConfig
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.plugins import InitPluginProtocol
+from litestar.types import Scope
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db import audit_trail  # noqa: F401  (registers the audit log's flush listener)
 from app.db.cache_generation import cache_generation
+from app.db.read_routing import route_session
 from app.db.tracked_session import CACHE_GENERATION, TrackedSession
 from app.db.transactions import commit_before_send
-from app.outbox.queue import OUTBOX_SIGNAL
-from app.outbox.signal import OutboxSignal
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 CONNECT_TIMEOUT_SECONDS = 3
@@ -34,6 +40,28 @@ POSTGRES_CONNECT_ARGS = {
     "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
 }
 """psycopg connection settings of every PostgreSQL connection the service opens."""
+
+
+class RoutedSessions(InitPluginProtocol):
+    """Provides the request's session (`db_session`) in place of advanced-alchemy's provider (listed
+    after its plugin): the one place where a request's reads are sent to a replica
+    (`app/db/read_routing.py`); everything else reads and writes the primary."""
+
+    def __init__(self, config: SQLAlchemyAsyncConfig) -> None:
+        self.config = config
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        config = self.config
+
+        async def provide_session(state: State, scope: Scope) -> AsyncSession:
+            fresh = get_aa_scope_state(scope, config.session_scope_key) is None
+            session = config.provide_session(state, scope)
+            if fresh:
+                await route_session(state, scope, session)
+            return session
+
+        app_config.dependencies[config.session_dependency_key] = Provide(provide_session)
+        return app_config
 
 
 def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
@@ -58,7 +86,7 @@ def build_db_config(settings: Settings) -> SQLAlchemyAsyncConfig:
         session_config=AsyncSessionConfig(
             expire_on_commit=False,
             class_=TrackedSession,
-            info={CACHE_GENERATION: cache_generation(settings), OUTBOX_SIGNAL: OutboxSignal()},
+            info={CACHE_GENERATION: cache_generation(settings)},
         ),
         session_dependency_key="db_session",
         alembic_config=AlembicAsyncConfig(

@@ -1,5 +1,6 @@
 """The session class of every session the application opens: it bumps the cache generation after a
-commit that changed a project, an access token, an organization or a webhook endpoint.
+commit that changed a project, an access token, an organization, a webhook endpoint or a connected app
+(an assistant's OAuth tokens: a refresh or a disconnect).
 
 A new organization alone (a sign-up) changes nothing the caches hold: they map project keys and token
 digests, and a new organization has neither yet. So only new projects, tokens and webhook endpoints
@@ -21,12 +22,13 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from app.db.models import AccessToken, Organization, Project, WebhookEndpoint
+from app.db.models import AccessToken, ConnectedApp, Membership, Organization, Project, WebhookEndpoint
 
 CACHE_GENERATION = "hearken_cache_generation"
 """Session.info key of the CacheGeneration to bump (set by the session maker's configuration)."""
 _CHANGED = "hearken_directory_changed"
-_DIRECTORY_MODELS = (Project, AccessToken, Organization, WebhookEndpoint)
+_DIRECTORY_MODELS = (Project, AccessToken, Organization, WebhookEndpoint, ConnectedApp, Membership)
+"""Memberships too: a connected app acts with its member's current role, and not at all once they leave."""
 _ADDED_TO_DIRECTORY = (Project, AccessToken, WebhookEndpoint)
 
 
@@ -41,6 +43,12 @@ def _note_directory_changes(session: Session, _context: Any) -> None:
 @event.listens_for(Session, "after_rollback")
 def _forget_directory_changes(session: Session) -> None:
     session.info.pop(_CHANGED, None)
+
+
+def note_directory_change(session: AsyncSession) -> None:
+    """Say that a bulk UPDATE or DELETE changed one of the cached tables: the generation moves after the
+    commit, as for a change the unit of work saw."""
+    session.info[_CHANGED] = True
 
 
 class TrackedSession(AsyncSession):

@@ -24,6 +24,8 @@ from advanced_alchemy.extensions.litestar.plugins.init.config.common import SESS
 from litestar.types import Message, Scope
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.read_routing import ReadRouting
+
 logger = logging.getLogger("hearken.db")
 
 UNAVAILABLE_BODY = msgspec.json.encode(
@@ -43,6 +45,7 @@ def commit_before_send(session_scope_key: str) -> Callable[[Message, Scope], Cor
             return
         session: AsyncSession | None = get_aa_scope_state(scope, session_scope_key)
         if session is None:
+            await _note_answer(message, scope)
             return
         try:
             if message["type"] == "http.response.start" and 200 <= message["status"] < 400:
@@ -51,7 +54,8 @@ def commit_before_send(session_scope_key: str) -> Callable[[Message, Scope], Cor
                 except Exception:
                     logger.exception("the request's commit failed; answering 503")
                     await session.rollback()
-                    _answer_unavailable(message, scope)
+                    answer_unavailable(message, scope)
+                await _note_answer(message, scope)
             else:
                 await session.rollback()
         finally:
@@ -62,7 +66,15 @@ def commit_before_send(session_scope_key: str) -> Callable[[Message, Scope], Cor
     return handler
 
 
-def _answer_unavailable(message: Message, scope: Scope) -> None:
+async def _note_answer(message: Message, scope: Scope) -> None:
+    """Before the answer leaves: a stored change sends its caller's next reads to the primary."""
+    routing: ReadRouting | None = scope["litestar_app"].state.get("read_routing")
+    if routing is not None and message["type"] == "http.response.start":
+        await routing.answered(scope, message["status"])
+
+
+def answer_unavailable(message: Message, scope: Scope) -> None:
+    """Turn an answer that has not started yet into 503 `unavailable`, its body included."""
     message["status"] = 503  # type: ignore[typeddict-unknown-key]
     message["headers"] = [  # type: ignore[typeddict-unknown-key]
         (b"content-type", b"application/json"),

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ContactMessage, FeedbackItem, Organization, Project, Rating
-from app.services.origins import normalize_origin
+from app.ingest import normalize_origin
 from app.services.projects import Projects
 from tenants.scope import OrgScope, operator_scope
 

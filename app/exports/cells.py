@@ -1,19 +1,30 @@
 """Rows to text: CSV lines through the `csv` module, NDJSON lines through msgspec.
 
 A CSV cell that a spreadsheet would read as a formula (it begins with =, +, -, @, a tab or a carriage
-return) is prefixed with an apostrophe, so opening an export never runs a visitor's text.
+return) is prefixed with an apostrophe, so opening an export never runs a visitor's text. A spreadsheet
+may also split a cell where we did not: German or Swedish Excel separates on ";", and other programs on
+tabs or line breaks, so `x;=1+1;y` opens as three cells, the middle one a formula. An apostrophe goes
+after every such separator that is followed (past spaces and quotes) by a formula character too.
+
+CSV exports begin with a UTF-8 byte order mark (`CSV_START`): without it, Excel opened by a double click
+reads the file in the system's legacy code page and garbles every non-ASCII letter.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t\r\n])(?=[\s\"']*[=+\-@])")
+"""A separator a spreadsheet may split on, followed by what would start a formula in the next cell."""
+CSV_START = "\ufeff".encode()
+"""The UTF-8 byte order mark every CSV export begins with."""
 
 _json = msgspec.json.Encoder()
 
@@ -28,6 +39,7 @@ def csv_cell(value: Any) -> str:
         text = _json.encode(value).decode()
     else:
         text = str(value)
+    text = _FORMULA_AFTER_SEPARATOR.sub(r"\1'", text)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import DeclarativeBase
 
 from app.db.models import ContactMessage, FeedbackItem, Rating, User
 from app.schemas.contact_message import ContactMessageOut
-from app.schemas.feedback import FeedbackOut
+from app.schemas.feedback import FeedbackExportOut
 from app.schemas.rating import TypedRatingOut
 
 
@@ -29,6 +29,8 @@ class ExportKind:
     flat: Callable[[dict[str, Any]], dict[str, Any]] = lambda fields: fields
     joined: Callable[[Select[Any]], Select[Any]] = lambda query: query
     """Adds what `record` needs besides the model's columns."""
+    attached: bool = False
+    """Its records are feedback items, given their images (`with_attachments`) before they are written."""
 
     def select(self) -> Select[Any]:
         """Every mapped column by its attribute name: rows that `record` reads like model objects."""
@@ -59,16 +61,18 @@ def _flat_feedback(fields: dict[str, Any]) -> dict[str, Any]:
 FEEDBACK = ExportKind(
     "feedback",
     FeedbackItem,
-    lambda row: FeedbackOut.of(row, row.assignee_email),
+    lambda row: FeedbackExportOut.of(row, row.assignee_email),
     tuple(
         column
-        for name in _struct_fields(FeedbackOut)
+        for name in _struct_fields(FeedbackExportOut)
         for column in (("assignee_id", "assignee_email") if name == "assignee" else (name,))
+        if column != "linked_issues"  # not read for exports: the item's page and the API show them
     ),
     _flat_feedback,
     lambda query: query.add_columns(User.email.label("assignee_email")).outerjoin(
         User, User.id == FeedbackItem.assignee_id
     ),
+    attached=True,
 )
 CONTACT_MESSAGES = ExportKind(
     "contact-messages", ContactMessage, ContactMessageOut.of, _struct_fields(ContactMessageOut)

@@ -7,14 +7,18 @@ stores ratings with add_ratings; every writer builds its rows from rating_rows.p
 from app.ingest.client_addresses import client_address, client_network
 from app.ingest.entry import Ingest, build_ingest
 from app.ingest.gc_settings import serving_gc
+from app.ingest.origins import normalize_origin, normalize_origins, origin_allowed, request_origin
 from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
 from app.ingest.rating_writer import add_ratings, archive_rating, delete_ratings
 from app.ingest.scope_headers import first_header
+from app.ingest.spam import MIN_HUMAN_MS, spam_reason
+from app.ingest.verified_users import verified_user
 
 __all__ = [
     "DEFAULT_MAX_STARS",
+    "MIN_HUMAN_MS",
     "Ingest",
     "NewRating",
     "RatingInput",
@@ -27,6 +31,12 @@ __all__ = [
     "delete_ratings",
     "first_header",
     "helpful_input",
+    "normalize_origin",
+    "normalize_origins",
+    "origin_allowed",
+    "request_origin",
     "serving_gc",
+    "spam_reason",
     "typed_input",
+    "verified_user",
 ]

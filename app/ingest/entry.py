@@ -14,16 +14,17 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.cache_generation import CacheGeneration, generation_key
+from app.db.identity_secret import identity_box
 from app.db.redis_connection import RedisOutage, connect_redis
 from app.ingest.batches import rating_batches
 from app.ingest.budgets import CounterStore, MemoryCounters, RateLimiter, RedisCounters
 from app.ingest.gate import PublicGate, record_origin_decision, recorded_origin_decision
 from app.ingest.group_commit import RatingGroupCommit
 from app.ingest.intake import RatingIntake
+from app.ingest.origins import request_origin
 from app.ingest.project_directory import ProjectDirectory, ProjectEntry
 from app.ingest.rating_input import RatingInput
 from app.ingest.rating_rows import NewRating
-from app.services.origins import request_origin
 
 
 class Ingest:
@@ -42,10 +43,18 @@ class Ingest:
         self._counters = counters
 
     async def submit_rating(
-        self, scope: Scope, endpoint: str, project_key: UUID, rating: RatingInput
+        self,
+        scope: Scope,
+        endpoint: str,
+        project_key: UUID,
+        rating: RatingInput,
+        user_signature: str | None = None,
     ) -> NewRating:
-        """The stored rating once its batch is committed; raises the gate's refusal, or Unavailable."""
-        return await self._intake.submit(self._gate.visit(scope, endpoint, project_key), rating)
+        """The stored rating once its batch is committed; raises the gate's refusal (or 403 for a user
+        the project does not accept unverified), or Unavailable."""
+        return await self._intake.submit(
+            self._gate.visit(scope, endpoint, project_key), rating, user_signature
+        )
 
     async def admit(self, scope: Scope, endpoint: str, project_key: UUID) -> ProjectEntry:
         """The project a submission to `endpoint` may be stored in, or the gate's refusal raised."""
@@ -100,7 +109,7 @@ def build_ingest(
     limiter = RateLimiter(
         counters, settings.secret_key, settings.rate_limit_client, settings.rate_limit_project
     )
-    directory = ProjectDirectory(session_maker)
+    directory = ProjectDirectory(session_maker, identity_box(settings.secret_key))
     gate = PublicGate(settings, directory, limiter)
     intake = RatingIntake(gate, RatingGroupCommit(rating_batches(settings)))
     return Ingest(gate, intake, directory, generation, counters)

@@ -25,9 +25,9 @@ from app.config import Settings
 from app.errors import ApiError, NotFound, OriginNotAllowed, RateLimited
 from app.ingest.budgets import RateLimiter, Verdict
 from app.ingest.client_addresses import client_address
+from app.ingest.origins import origin_allowed, request_origin
 from app.ingest.project_directory import ProjectDirectory, ProjectEntry
 from app.ingest.scope_headers import first_header
-from app.services.origins import origin_allowed, request_origin
 
 _ORIGIN_DECISION = "hearken.cors_allowed"
 

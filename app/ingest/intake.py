@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from msgspec.structs import replace
+
 from app.ingest.coalescer import Coalescer
 from app.ingest.gate import PublicGate, Visit
 from app.ingest.group_commit import RatingGroupCommit
 from app.ingest.rating_input import RatingInput
 from app.ingest.rating_rows import NewRating, Row
+from app.ingest.verified_users import user_verdict
 
-Submission = tuple[Visit, RatingInput]
+Submission = tuple[Visit, RatingInput, str | None]
+"""A request, its rating and its user_signature."""
 
 
 class RatingIntake:
@@ -27,9 +31,9 @@ class RatingIntake:
             self._run, max_batch=max_batch, name="rating-intake"
         )
 
-    async def submit(self, visit: Visit, rating: RatingInput) -> NewRating:
+    async def submit(self, visit: Visit, rating: RatingInput, user_signature: str | None = None) -> NewRating:
         """The stored rating once committed; raises the gate's refusal, or Unavailable."""
-        return await self._submissions.submit((visit, rating))
+        return await self._submissions.submit((visit, rating, user_signature))
 
     async def close(self) -> None:
         """Answer what is queued, then stop."""
@@ -37,11 +41,19 @@ class RatingIntake:
         await self._group_commit.close()
 
     async def _run(self, batch: Sequence[Submission]) -> list[NewRating | BaseException]:
-        projects = await self._gate.admit_many([visit for visit, _ in batch])
-        rows: list[Row] = [
-            (project.id, rating)
-            for (_, rating), project in zip(batch, projects, strict=True)
-            if not isinstance(project, BaseException)
-        ]
+        admitted = await self._gate.admit_many([visit for visit, _, _ in batch])
+        outcomes: list[Row | BaseException] = []
+        for (_, rating, signature), project in zip(batch, admitted, strict=True):
+            if isinstance(project, BaseException):
+                outcomes.append(project)
+                continue
+            verdict = user_verdict(project, rating.submitted_by, signature)
+            if isinstance(verdict, BaseException):
+                outcomes.append(verdict)
+            else:
+                outcomes.append(
+                    (project.id, replace(rating, submitted_by_verified=True) if verdict else rating)
+                )
+        rows = [outcome for outcome in outcomes if not isinstance(outcome, BaseException)]
         stored = iter(await self._group_commit.write(rows) if rows else ())
-        return [project if isinstance(project, BaseException) else next(stored) for project in projects]
+        return [outcome if isinstance(outcome, BaseException) else next(stored) for outcome in outcomes]

@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.directory_cache import DirectoryCache
 from app.db.models import Project
-from app.services.origins import origin_allowed
+from app.db.secret_box import SecretBox
+from app.ingest.origins import origin_allowed
 from app.webhooks.subscriptions import Subscription, load_subscriptions
 
 
@@ -27,6 +28,9 @@ class ProjectEntry:
     """Normalized entries, wildcards included."""
     webhooks: tuple[Subscription, ...]
     """The organization's enabled webhook endpoints."""
+    identity_secret: str | None = None
+    """The project's identity secret, opened; None when it has none."""
+    require_verified_users: bool = False
 
     def as_project(self) -> Project:
         """A detached Project with the identifiers, for services that take one; never added to a session."""
@@ -34,8 +38,9 @@ class ProjectEntry:
 
 
 class ProjectDirectory:
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, session_maker: async_sessionmaker[AsyncSession], identity_box: SecretBox) -> None:
         self._session_maker = session_maker
+        self._identity_box = identity_box
         self._cache: DirectoryCache[UUID, ProjectEntry] = DirectoryCache()
         self._all_origins: frozenset[str] = frozenset()
         self._all_origins_generation: int | None = None
@@ -64,7 +69,13 @@ class ProjectDirectory:
         async with self._session_maker() as session:
             row = (
                 await session.execute(
-                    select(Project.id, Project.org_id, Project.allowed_origins).where(Project.key == key)
+                    select(
+                        Project.id,
+                        Project.org_id,
+                        Project.allowed_origins,
+                        Project.sealed_identity_secret,
+                        Project.require_verified_users,
+                    ).where(Project.key == key)
                 )
             ).first()
             if row is None:
@@ -76,6 +87,10 @@ class ProjectDirectory:
             key=key,
             allowed_origins=frozenset(row.allowed_origins),
             webhooks=webhooks,
+            identity_secret=self._identity_box.open(row.sealed_identity_secret)
+            if row.sealed_identity_secret
+            else None,
+            require_verified_users=row.require_verified_users,
         )
 
     async def _load_all_origins(self) -> frozenset[str]:

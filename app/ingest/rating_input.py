@@ -37,6 +37,8 @@ class RatingInput(msgspec.Struct, frozen=True, gc=False):
     version: str | None = None
     submitted_by: str | None = None
     custom_data: dict[str, Any] | None = None
+    submitted_by_verified: bool = False
+    """Set by the intake when the submission's user_signature matched."""
 
 
 def helpful_input(body: HelpfulRatingBody | PublicHelpfulRatingBody) -> RatingInput:

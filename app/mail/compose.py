@@ -1,8 +1,13 @@
 """A mail as the code that causes it describes it (`Mail`), and as it is sent: subject, plain text and
-simple HTML in the recipient's language, from the texts and the two templates."""
+simple HTML in the recipient's language, from the texts and the two templates.
+
+No value can break a header: names are refused with a line break when they are saved, and the subject
+and every header value are made one line again here anyway (a name saved before that rule, a visitor's
+text), each run of control characters or line breaks becoming one space."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -13,8 +18,15 @@ from typing import Any
 import jinja2
 import msgspec
 
-from app.mail.languages import check_language
 from app.mail.texts import FOOTER, TEXTS, UNSUBSCRIBE
+from tenants.languages import check_language
+
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """`text` as one header line: control characters and line breaks become a space."""
+    return _BREAKS.sub(" ", text).strip()
 
 
 @dataclass(frozen=True)
@@ -24,11 +36,13 @@ class Mail:
     kind: str
     """A key of the texts: "password_reset", ..."""
     url: str
-    """Where the mail's link leads."""
+    """Where the mail's link leads; empty: a mail without a link (a reply to a visitor)."""
     values: dict[str, str] = field(default_factory=dict)
     """What the texts' `{name}` placeholders stand for."""
     items: tuple[str, ...] = ()
     """Lines listed after the first paragraphs (a digest's projects and counts, a message quoted)."""
+    reply_to: str | None = None
+    """Where the recipient's answers go (the Reply-To header), when not to the From address."""
     unsubscribe_url: str | None = None
     """Where one click stops mail of this kind: shown in the mail and given in the RFC 8058 headers
     (`List-Unsubscribe` and `List-Unsubscribe-Post`), so mail programs offer it too."""
@@ -58,8 +72,8 @@ def compose(mail: Mail) -> ComposedMail:
     text = TEXTS[mail.kind][language]
     context: dict[str, Any] = {
         "language": language,
-        "subject": text.subject.format(**mail.values),
-        "before": [paragraph.format(**mail.values) for paragraph in text.before],
+        "subject": one_line(text.subject.format(**mail.values)),
+        "before": [p for paragraph in text.before if (p := paragraph.format(**mail.values))],
         "action": text.action.format(**mail.values),
         "after": [paragraph.format(**mail.values) for paragraph in text.after],
         "url": mail.url,
@@ -69,11 +83,11 @@ def compose(mail: Mail) -> ComposedMail:
         "unsubscribe_url": mail.unsubscribe_url,
     }
     headers = {}
+    if mail.reply_to:
+        headers["Reply-To"] = mail.reply_to
     if mail.unsubscribe_url:
-        headers = {
-            "List-Unsubscribe": f"<{mail.unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        }
+        headers["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return ComposedMail(
         subject=context["subject"],
         text=_templates().get_template("message.txt").render(context),
@@ -83,15 +97,16 @@ def compose(mail: Mail) -> ComposedMail:
 
 
 def email_message(composed: ComposedMail, sender: str, recipient: str) -> EmailMessage:
-    """The MIME message: plain text with an HTML alternative."""
+    """The MIME message: plain text with an HTML alternative. Raises ValueError for what no header can
+    carry even on one line (an address the email package refuses): that mail can never be sent."""
     message = EmailMessage()
-    message["From"] = sender
-    message["To"] = recipient
-    message["Subject"] = composed.subject
+    message["From"] = one_line(sender)
+    message["To"] = one_line(recipient)
+    message["Subject"] = one_line(composed.subject)
     message["Date"] = formatdate(localtime=False, usegmt=True)
     message["Message-ID"] = make_msgid(domain=_domain(sender))
     for name, value in composed.headers.items():
-        message[name] = value
+        message[name] = one_line(value)
     message.set_content(composed.text)
     message.add_alternative(composed.html, subtype="html")
     return message

@@ -8,7 +8,7 @@ import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboundEmail, OutboxJob
-from app.imports.secret_box import SecretBox, secret_box
+from app.db.secret_box import SecretBox, secret_box
 from app.mail.compose import ComposedMail, Mail, compose
 from app.outbox import enqueue
 from app.outbox.queue import new_job

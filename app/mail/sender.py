@@ -2,7 +2,9 @@
 
 The mails claimed together go out over one SMTP connection. A mail the server takes is marked sent at
 once (its message emptied), before the dispatcher saves the job: a job claimed again after a crash finds
-it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good; anything else
+it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good, and so does a
+mail that cannot be made into a message (its stored form unreadable, a value no header can carry): that
+one mail, never the others claimed with it. Anything else
 (no connection, a 4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without
 HEARKEN_SMTP_URL each mail is written to the log instead and counts as sent: an account mail with its text
 and links outside production, a notification by its subject only (it quotes visitors' messages).
@@ -15,6 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 from uuid import UUID
 
 import aiosmtplib
+import msgspec
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -36,6 +39,8 @@ ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email"})
 
 class MailSender:
     kind = MAIL_JOB
+    share = 16
+    """Mails sent at once by one process, whatever the webhooks are doing."""
 
     def __init__(self, session_maker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
         self._session_maker = session_maker
@@ -77,7 +82,11 @@ class MailSender:
             if sent_at is not None:  # sent by an attempt whose result was not saved
                 yield job, Outcome(ok=True)
                 continue
-            composed = open_mail(self._secret_key, sealed)
+            try:
+                composed = open_mail(self._secret_key, sealed)
+            except msgspec.MsgspecError:
+                yield job, self._cannot_compose(job, "the stored message cannot be read")
+                continue
             if composed is None:
                 yield job, Outcome(ok=False, error="sealed under another HEARKEN_SECRET_KEY", final=True)
                 continue
@@ -102,7 +111,7 @@ class MailSender:
         try:
             async with self._server.client() as smtp:
                 for job, recipient, composed, _ in ready:
-                    outcome = await self._send_one(smtp, recipient, composed)
+                    outcome = await self._send_one(smtp, job, recipient, composed)
                     if outcome.ok:
                         await self._mark_sent([job.id])
                     done += 1
@@ -113,16 +122,30 @@ class MailSender:
             for job, _, _, _ in ready[done:]:
                 yield job, Outcome(ok=False, error=error)
 
-    async def _send_one(self, smtp: aiosmtplib.SMTP, recipient: str, composed: ComposedMail) -> Outcome:
-        """A refusal of this mail is its outcome; a lost connection raises (every mail left waits)."""
+    async def _send_one(
+        self, smtp: aiosmtplib.SMTP, job: ClaimedJob, recipient: str, composed: ComposedMail
+    ) -> Outcome:
+        """A refusal of this mail is its outcome, and so is a mail that cannot be made into a message; a
+        lost connection raises (every mail left waits)."""
         try:
-            await smtp.send_message(email_message(composed, self._sender, recipient))
+            message = email_message(composed, self._sender, recipient)
+        except (ValueError, TypeError) as exc:
+            return self._cannot_compose(job, f"the mail cannot be composed ({type(exc).__name__})")
+        try:
+            await smtp.send_message(message)
+        except (ValueError, aiosmtplib.SMTPNotSupported) as exc:  # this mail's form, not the server
+            return self._cannot_compose(job, f"the mail cannot be sent as it is ({type(exc).__name__})")
         except aiosmtplib.SMTPRecipientsRefused as exc:
             code = exc.recipients[0].code if exc.recipients else 550
             return Outcome(ok=False, error=f"recipient refused: {code}", final=code >= 500)
         except (aiosmtplib.SMTPSenderRefused, aiosmtplib.SMTPDataError) as exc:
             return Outcome(ok=False, error=_describe(exc), final=exc.code >= 500)
         return Outcome(ok=True)
+
+    def _cannot_compose(self, job: ClaimedJob, error: str) -> Outcome:
+        """A mail no retry can send fails for good, alone; its content stays out of the log."""
+        logger.warning("mail: job %s failed for good: %s", job.id, error)
+        return Outcome(ok=False, error=error, final=True)
 
     async def _mark_sent(self, ids: list[UUID]) -> None:
         """Sent, so never sent again, and the message (its links) is no longer kept."""

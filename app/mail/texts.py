@@ -103,6 +103,29 @@ TEXTS: dict[str, dict[str, MailText]] = {
             ),
         ),
     },
+    "sign_in_changed": {
+        "en": MailText(
+            subject="How you sign in to Hearken changed",
+            before=("A change was made to how the Hearken account {email} signs in: {change}.",),
+            action="Review your account",
+            after=("If it was not you, change your password now and check your second factors.",),
+        ),
+        "de": MailText(
+            subject="Ihre Anmeldung bei Hearken wurde geändert",
+            before=("Die Anmeldung des Hearken-Kontos {email} wurde geändert: {change}.",),
+            action="Konto prüfen",
+            after=(
+                "Wenn Sie das nicht waren, ändern Sie jetzt Ihr Passwort und prüfen Sie Ihre "
+                "zweiten Faktoren.",
+            ),
+        ),
+        "sv": MailText(
+            subject="Hur du loggar in på Hearken har ändrats",
+            before=("Inloggningen för Hearken-kontot {email} har ändrats: {change}.",),
+            action="Granska ditt konto",
+            after=("Om det inte var du, byt lösenord nu och kontrollera dina andra faktorer.",),
+        ),
+    },
     "new_feedback": {
         "en": MailText(
             subject="New feedback in {project}",
@@ -154,4 +177,79 @@ TEXTS: dict[str, dict[str, MailText]] = {
             action="Öppna Hearken",
         ),
     },
+    "contact_reply": {
+        "en": MailText(
+            subject="Re: {subject}",
+            before=("{reply}", "On {date}, {name} wrote to {project}:"),
+            action="",
+        ),
+        "de": MailText(
+            subject="Re: {subject}",
+            before=("{reply}", "Am {date} schrieb {name} an {project}:"),
+            action="",
+        ),
+        "sv": MailText(
+            subject="Sv: {subject}",
+            before=("{reply}", "Den {date} skrev {name} till {project}:"),
+            action="",
+        ),
+    },
+    "feedback_resolved": {
+        "en": MailText(
+            subject="Resolved: your feedback to {project}",
+            before=("The feedback you sent to {project} is resolved.", "{note}", "You wrote:"),
+            action="",
+            after=("You asked to be told once; this is the only mail about it.",),
+        ),
+        "de": MailText(
+            subject="Erledigt: Ihr Feedback an {project}",
+            before=(
+                "Das Feedback, das Sie an {project} gesendet haben, ist erledigt.",
+                "{note}",
+                "Sie schrieben:",
+            ),
+            action="",
+            after=("Sie wollten einmal benachrichtigt werden; dies ist die einzige E-Mail dazu.",),
+        ),
+        "sv": MailText(
+            subject="Löst: din feedback till {project}",
+            before=("Feedbacken du skickade till {project} är löst.", "{note}", "Du skrev:"),
+            action="",
+            after=("Du bad om att få veta det en gång; det här är det enda mejlet om den.",),
+        ),
+    },
 }
+
+SIGN_IN_CHANGES: dict[str, dict[str, str]] = {
+    "authenticator_on": {
+        "en": "an authenticator app was set up",
+        "de": "eine Authenticator-App wurde eingerichtet",
+        "sv": "en autentiseringsapp har konfigurerats",
+    },
+    "authenticator_off": {
+        "en": "the authenticator app was turned off",
+        "de": "die Authenticator-App wurde ausgeschaltet",
+        "sv": "autentiseringsappen har stängts av",
+    },
+    "recovery_codes": {
+        "en": "new recovery codes were made (the earlier ones no longer work)",
+        "de": "neue Wiederherstellungscodes wurden erstellt (die früheren gelten nicht mehr)",
+        "sv": "nya återställningskoder har skapats (de tidigare fungerar inte längre)",
+    },
+    "recovery_code_used": {
+        "en": "a recovery code was used to sign in",
+        "de": "ein Wiederherstellungscode wurde zur Anmeldung verwendet",
+        "sv": "en återställningskod användes för att logga in",
+    },
+    "passkey_added": {
+        "en": "a passkey was added",
+        "de": "ein Passkey wurde hinzugefügt",
+        "sv": "en nyckel (passkey) har lagts till",
+    },
+    "passkey_removed": {
+        "en": "a passkey was removed",
+        "de": "ein Passkey wurde entfernt",
+        "sv": "en nyckel (passkey) har tagits bort",
+    },
+}
+"""What `{change}` says in the mail confirming a change of how an account signs in."""

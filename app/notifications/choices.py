@@ -9,9 +9,8 @@ from uuid import UUID
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Frequency, NotificationSetting
+from app.db.models import Frequency, Membership, NotificationSetting, Role, User
 from app.errors import InvalidRequest
-from tenants.models import Membership, Role, User
 
 KINDS = ("feedback", "contact")
 
@@ -23,6 +22,8 @@ class Choice:
     language: str
     feedback: str
     contact: str
+    confirmed: bool = True
+    """Whether the address was confirmed (notifications go only to confirmed addresses)."""
 
     def of(self, kind: str) -> str:
         return self.feedback if kind == "feedback" else self.contact
@@ -35,7 +36,9 @@ def default_frequency(role: str) -> str:
 async def members_choices(session: AsyncSession, org_id: UUID, project_id: UUID) -> list[Choice]:
     """Every member of the organization with their choice for this project."""
     rows = await session.execute(
-        select(User.id, User.email, User.language, Membership.role, NotificationSetting)
+        select(
+            User.id, User.email, User.language, User.email_verified_at, Membership.role, NotificationSetting
+        )
         .join(Membership, Membership.user_id == User.id)
         .outerjoin(
             NotificationSetting,
@@ -44,7 +47,7 @@ async def members_choices(session: AsyncSession, org_id: UUID, project_id: UUID)
         .where(Membership.org_id == org_id)
     )
     choices = []
-    for user_id, email, language, role, setting in rows.tuples():
+    for user_id, email, language, verified_at, role, setting in rows.tuples():
         default = default_frequency(role)
         choices.append(
             Choice(
@@ -53,6 +56,7 @@ async def members_choices(session: AsyncSession, org_id: UUID, project_id: UUID)
                 language,
                 setting.feedback if setting else default,
                 setting.contact if setting else default,
+                verified_at is not None,
             )
         )
     return choices

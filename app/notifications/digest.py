@@ -11,7 +11,6 @@ import logging
 from datetime import UTC, date, datetime, time, timedelta
 from uuid import UUID
 
-from litestar import Litestar
 from sqlalchemy import func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -22,15 +21,15 @@ from app.db.models import (
     ContactMessage,
     FeedbackItem,
     Frequency,
+    Membership,
     NotificationDigest,
     NotificationSetting,
     Project,
+    User,
 )
 from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
 from app.notifications.unsubscribe import ALL_PROJECTS, unsubscribe_url
-from app.periodic import periodic
-from tenants.models import Membership, User
 
 logger = logging.getLogger("hearken.notifications")
 LOOK_EVERY_SECONDS = 300
@@ -79,8 +78,8 @@ async def _claim(session: AsyncSession, user_id: UUID, day: date) -> bool:
 
 async def _digest(session: AsyncSession, settings: Settings, user_id: UUID, day: date) -> Mail | None:
     user = await session.get(User, user_id)
-    if user is None:
-        return None
+    if user is None or (user.email_verified_at is None and settings.sends_mail):
+        return None  # gone, or an address nobody has shown is theirs
     start = datetime.combine(day, time(), UTC)
     end = start + timedelta(days=1)
     rows = await session.execute(
@@ -129,12 +128,3 @@ async def _count(
         .where(model.project_id == project_id, model.created_at >= start, model.created_at < end)
     )
     return int(found or 0)
-
-
-async def _send_yesterdays(app: Litestar) -> None:
-    yesterday = datetime.now(UTC).date() - timedelta(days=1)
-    await send_digests(app.state.session_maker, app.state.settings, yesterday)
-
-
-daily_digests = periodic("notifications", lambda app: LOOK_EVERY_SECONDS, _send_yesterdays)
-"""Sends the daily digests beside the server for as long as it serves."""

@@ -1,7 +1,10 @@
 """Turning the news of a new item into mails: the outbox handler of kind "notify". Each member whose
 choice for the project is every item gets one mail, in their language, with a link to the item and a
-one-click unsubscribe link. The mails are queued as the handler's records, in the transaction that marks
-the news done: they are queued once, and the mail handler sends them."""
+one-click unsubscribe link; a member whose address is not confirmed yet gets none (when mail is sent).
+The news that an item was resolved (kind "resolved") becomes one mail to the reporter who asked for it,
+with the resolution note and a one-click unsubscribe link, unless the address was withdrawn meanwhile.
+The mails are queued as the handler's records, in the transaction that marks the news done: they are
+queued once, and the mail handler sends them."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ QUOTED_CHARACTERS = 1000
 
 class NotifySender:
     kind = NOTIFY_JOB
+    share = 8
 
     def __init__(self, session_maker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
         self._session_maker = session_maker
@@ -49,15 +53,20 @@ class NotifySender:
 
     async def _mails(self, session: AsyncSession, event: NotificationEvent) -> list[Mail]:
         project = await session.get(Project, event.project_id)
-        model = FeedbackItem if event.kind == "feedback" else ContactMessage
+        model = ContactMessage if event.kind == "contact" else FeedbackItem
         subject = await session.get(model, event.subject_id)
         if project is None or subject is None:  # deleted meanwhile: nothing to tell
             return []
+        if event.kind == "resolved":
+            assert isinstance(subject, FeedbackItem)
+            return self._resolved(project, subject)
         choices = await members_choices(session, project.org_id, project.id)
         base = self._settings.base_url
         mails = []
         for choice in choices:
             if choice.of(event.kind) != Frequency.EACH.value:
+                continue
+            if not choice.confirmed and self._settings.sends_mail:  # an address nobody has shown is theirs
                 continue
             if isinstance(subject, FeedbackItem):
                 kind, url = "new_feedback", f"{base}/projects/{project.id}/feedback/{subject.id}"
@@ -79,6 +88,22 @@ class NotifySender:
                 )
             )
         return mails
+
+    def _resolved(self, project: Project, item: FeedbackItem) -> list[Mail]:
+        if not item.notify_email:  # unsubscribed or erased since
+            return []
+        note = item.resolution_note or ""
+        return [
+            Mail(
+                recipient=item.notify_email,
+                language="en",
+                kind="feedback_resolved",
+                url="",
+                values={"project": project.name, "note": note},
+                items=(_quoted(item.message),),
+                unsubscribe_url=unsubscribe_url(self._settings, item.id, str(project.id), "resolved"),
+            )
+        ]
 
 
 def _quoted(message: str) -> str:

@@ -1,7 +1,9 @@
 """One-click unsubscribe links: signed (HMAC keyed by a key derived from HEARKEN_SECRET_KEY), not stored.
 A link names the member, the project and what to stop ("feedback", "contact"), or "digest": every daily
-digest of the member. Opening it shows a button; a POST to it (the button, or a mail program following
-RFC 8058's List-Unsubscribe-Post) turns that mail off."""
+digest of the member; or, for a reporter told that their feedback was resolved ("resolved"), the item
+instead of a member: it withdraws that address from every item of the project. Opening it shows a
+button; a POST to it (the button, or a mail program following RFC 8058's List-Unsubscribe-Post) turns
+that mail off."""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ import hmac
 from dataclasses import dataclass
 from uuid import UUID
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import Frequency, NotificationSetting, Project
+from app.db.models import FeedbackItem, Frequency, NotificationSetting, Project
 from app.errors import InvalidRequest, NotFound
 from app.notifications.choices import choice_of, choose
 
@@ -26,6 +28,7 @@ ALL_PROJECTS = "all"
 @dataclass(frozen=True)
 class Unsubscribe:
     user_id: UUID
+    """The member; for "resolved", the feedback item."""
     project: str
     """A project id, or "all" for the digest."""
     kind: str
@@ -44,7 +47,7 @@ def read_link(settings: Settings, token: str) -> Unsubscribe:
     except ValueError:
         raise NotFound(UNKNOWN_LINK) from None
     payload = f"{user_part}.{project_part}.{kind}"
-    if kind not in ("feedback", "contact", "digest") or not hmac.compare_digest(
+    if kind not in ("feedback", "contact", "digest", "resolved") or not hmac.compare_digest(
         signature, _signature(settings, payload)
     ):
         raise NotFound(UNKNOWN_LINK)
@@ -61,6 +64,9 @@ async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
                 .values({column.key: Frequency.OFF.value})
             )
         return
+    if link.kind == "resolved":
+        await _withdraw_address(session, link)
+        return
     project = await session.scalar(select(Project).where(Project.id == UUID(link.project)))
     if project is None:
         raise NotFound(UNKNOWN_LINK)
@@ -70,6 +76,25 @@ async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
         return
     choice = {"feedback": current.feedback, "contact": current.contact, link.kind: Frequency.OFF.value}
     await choose(session, project.org_id, project.id, link.user_id, **choice)
+
+
+async def _withdraw_address(session: AsyncSession, link: Unsubscribe) -> None:
+    """No more "resolved" mail to the item's reporter from this project (an item gone: nothing to do)."""
+    address = await session.scalar(
+        select(FeedbackItem.notify_email).where(
+            FeedbackItem.id == link.user_id, FeedbackItem.project_id == UUID(link.project)
+        )
+    )
+    if address:
+        await session.execute(
+            update(FeedbackItem)
+            .where(
+                FeedbackItem.project_id == UUID(link.project),
+                func.lower(FeedbackItem.notify_email) == address.lower(),
+            )
+            .values(notify_email=None)
+            .execution_options(synchronize_session=False)
+        )
 
 
 def _signature(settings: Settings, payload: str) -> str:

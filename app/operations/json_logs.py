@@ -23,6 +23,9 @@ _RECORD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) 
 }
 _QUIET_LOGGERS = ("uvicorn.access",)
 """The serving wrapper writes the access log itself, with the route template and the request id."""
+_CHATTY_LOGGERS = ("aiosqlite", "httpcore")
+"""Libraries that write a DEBUG line per call: kept at INFO when HEARKEN_LOG_LEVEL is debug, so that
+Hearken's own lines (the public submissions' access lines) are what debug adds."""
 _OWN_HANDLER = "hearken_json"
 
 
@@ -46,7 +49,7 @@ class JsonFormatter(logging.Formatter):
 
 
 def configure_logging(level: int = logging.INFO) -> None:
-    """JSON lines on stdout for the root logger and uvicorn's; done once per process."""
+    """JSON lines on stdout for the root logger and uvicorn's, from `level` up (HEARKEN_LOG_LEVEL)."""
     root = logging.getLogger()
     if not any(handler.get_name() == _OWN_HANDLER for handler in root.handlers):
         handler = logging.StreamHandler(sys.stdout)
@@ -60,3 +63,5 @@ def configure_logging(level: int = logging.INFO) -> None:
         uvicorn_logger.propagate = True
     for name in _QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+    for name in _CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))

@@ -39,11 +39,29 @@ OUTBOX_ATTEMPTS = Counter(
     ["kind", "result"],
     registry=REGISTRY,
 )
+SPAM_SUBMISSIONS = Counter(
+    "hearken_spam_submissions_total",
+    "Public submissions stored as spam, by endpoint (feedback, contact) and reason (honeypot, too_fast)",
+    ["endpoint", "reason"],
+    registry=REGISTRY,
+)
 POOL_IN_USE = Gauge(
     "hearken_db_pool_connections_in_use", "Database connections checked out of the pool", registry=REGISTRY
 )
 POOL_SIZE = Gauge(
     "hearken_db_pool_connections_open", "Database connections held by the pool", registry=REGISTRY
+)
+REPLICA_LAG = Gauge(
+    "hearken_db_replica_lag_seconds",
+    "How far each read replica was behind the primary at its last check (-1: it did not answer)",
+    ["replica"],
+    registry=REGISTRY,
+)
+REPLICA_SERVING = Gauge(
+    "hearken_db_replica_serving",
+    "1 while a read replica serves this process's reads, 0 while it is left out (away, lagging)",
+    ["replica"],
+    registry=REGISTRY,
 )
 REDIS_SHARED = Gauge(
     "hearken_redis_shared",

@@ -50,6 +50,11 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[dict[str, Any]]:
             checks["redis"] = "unavailable"
             body["status"] = "degraded"
             body["details"] = "Redis does not answer: rate limits are counted per process"
+    insights, why = state.insights.embedder.status()
+    checks["insights"] = insights
+    if insights == "degraded":
+        body["status"] = "degraded"
+        body["details"] = "; ".join(filter(None, [body.get("details"), f"insights: {why}"]))
     if database != "ok":
         body["status"] = "unavailable"
         body["details"] = "the database does not answer"

@@ -2,7 +2,7 @@
 dispatcher in every server process that claims due work, does it and retries it (`Dispatcher`)."""
 
 from app.outbox.dispatcher import Dispatcher
-from app.outbox.handler import ClaimedJob, JobHandler, Outcome
+from app.outbox.handler import ClaimedJob, JobHandler, Outcome, not_now
 from app.outbox.queue import enqueue, retry_now
 
-__all__ = ["ClaimedJob", "Dispatcher", "JobHandler", "Outcome", "enqueue", "retry_now"]
+__all__ = ["ClaimedJob", "Dispatcher", "JobHandler", "Outcome", "enqueue", "not_now", "retry_now"]

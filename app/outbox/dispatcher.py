@@ -1,8 +1,11 @@
 """The dispatcher: a task in each server process that claims due outbox jobs and runs them, a bounded
-number at a time, beside the requests (which never wait for it).
+number at a time, beside the requests (which never wait for it). Each kind of job has its own share of
+slots (its handler's `share`): webhook deliveries waiting on slow receivers never hold a slot that mail
+could use.
 
-It wakes when its own process commits new work, when a running job ends while every slot was busy,
-and otherwise every `poll_seconds` (for work queued by other processes and for retries coming due).
+It wakes when its own process commits new work, when a running job ends while every slot of its kind
+was busy, and otherwise every `poll_seconds` (for work queued by other processes and for retries coming
+due).
 Work is claimed, and results are saved, in groups: whatever came in within a short moment goes into
 one transaction. Stopping gives running attempts a grace period, saves what ended, and cancels the
 rest; a cancelled job's lease ends and another dispatcher (or this one, restarted) takes it over.
@@ -13,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import traceback
 from collections.abc import Sequence
+from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,18 +43,16 @@ class Dispatcher:
         *,
         wake: asyncio.Event,
         poll_seconds: float = 1.0,
-        capacity: int = 32,
         lease_seconds: float = 60.0,
     ) -> None:
         self._session_maker = session_maker
         self._handlers = {handler.kind: handler for handler in handlers}
         self._wake = wake
         self._poll_seconds = poll_seconds
-        self._capacity = capacity
         self._lease_seconds = lease_seconds
         self._running: set[asyncio.Task[None]] = set()
-        self._busy = 0
-        """Jobs claimed and not yet attempted to the end."""
+        self._busy = dict.fromkeys(self._handlers, 0)
+        """Jobs of each kind claimed and not yet attempted to the end."""
         self._results: asyncio.Queue[Result] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -80,16 +83,16 @@ class Dispatcher:
 
     async def _claim_loop(self) -> None:
         while True:
-            free = self._capacity - self._busy
-            jobs = await self._claim(free) if free > 0 else []
-            for kind in dict.fromkeys(job.kind for job in jobs):
-                group = [job for job in jobs if job.kind == kind]
-                self._busy += len(group)
+            free = {kind: handler.share - self._busy[kind] for kind, handler in self._handlers.items()}
+            wanted = {kind: count for kind, count in free.items() if count > 0}
+            claimed = await self._claim(wanted) if wanted else {}
+            for kind, group in claimed.items():
+                self._busy[kind] += len(group)
                 task = asyncio.create_task(self._attempt(group), name=f"outbox-{kind}")
                 self._running.add(task)
                 task.add_done_callback(self._running.discard)
-            if len(jobs) < free or free <= 0:
-                await self._sleep()
+            if not any(len(claimed.get(kind, ())) == count for kind, count in wanted.items()):
+                await self._sleep()  # every kind with a free slot got less than it could take
 
     async def _sleep(self) -> None:
         """Until woken or the poll interval is over; then a moment more when woken, for work to gather.
@@ -104,34 +107,64 @@ class Dispatcher:
             await asyncio.sleep(GATHER_SECONDS)
         self._wake.clear()
 
-    async def _claim(self, limit: int) -> list[ClaimedJob]:
+    async def _claim(self, wanted: dict[str, int]) -> dict[str, list[ClaimedJob]]:
+        """Up to `wanted[kind]` due jobs of each kind, in one transaction."""
+        claimed = {}
         try:
             async with unit_of_work(self._session_maker) as session:
-                return await claim(session, list(self._handlers), limit, self._lease_seconds)
+                for kind, limit in wanted.items():
+                    if jobs := await claim(session, [kind], limit, self._lease_seconds):
+                        claimed[kind] = jobs
         except Exception:
             logger.exception("outbox: claiming due jobs failed; trying again at the next poll")
-            return []
+            return {}
+        return claimed
 
     async def _attempt(self, jobs: list[ClaimedJob]) -> None:
+        """One attempt at each job. A handler that crashes holds no one up: the jobs it gave no outcome
+        for are attempted again at once one by one, and a job that crashes it alone has a failed attempt
+        (retried after its delays like any other failure)."""
         handler = self._handlers[jobs[0].kind]
-        left = len(jobs)
+        left = {job.id: job for job in jobs}
         try:
-            async for job, outcome in handler.run(jobs):
-                OUTBOX_ATTEMPTS.labels(job.kind, _result(job, outcome, handler.retry_delays)).inc()
-                self._results.put_nowait((job, outcome, handler.retry_delays))
-                left -= 1
-                self._free_slots(1)
-        except Exception:
-            logger.exception(
-                "outbox: %s jobs failed unexpectedly; they are retried after their lease", jobs[0].kind
-            )
+            try:
+                await self._run(handler, jobs, left)
+            except Exception as exc:
+                if len(jobs) == 1:
+                    self._crashed(handler, jobs[0], exc)
+                    left.clear()
+                    return
+                _log_crash(jobs[0].kind, len(left), exc, "each is attempted again alone")
+                for job in list(left.values()):
+                    try:
+                        await self._run(handler, [job], left)
+                    except Exception as alone:
+                        self._crashed(handler, job, alone)
+                        left.pop(job.id, None)
         finally:
-            self._free_slots(left)
+            self._free_slots(handler.kind, len(left))
 
-    def _free_slots(self, count: int) -> None:
-        if count and self._busy == self._capacity:
-            self._wake.set()  # a slot opens while all were busy: there may be more waiting
-        self._busy -= count
+    async def _run(self, handler: JobHandler, jobs: list[ClaimedJob], left: dict[UUID, ClaimedJob]) -> None:
+        async for job, outcome in handler.run(jobs):
+            if left.pop(job.id, None) is not None:
+                self._record(handler, job, outcome)
+
+    def _crashed(self, handler: JobHandler, job: ClaimedJob, exc: Exception) -> None:
+        _log_crash(job.kind, 1, exc, f"a failed attempt of job {job.id}")
+        self._record(
+            handler, job, Outcome(ok=False, error=f"the {job.kind} handler failed ({type(exc).__name__})")
+        )
+
+    def _record(self, handler: JobHandler, job: ClaimedJob, outcome: Outcome) -> None:
+        if outcome.later is None:  # a job handed back was not attempted
+            OUTBOX_ATTEMPTS.labels(job.kind, _result(job, outcome, handler.retry_delays)).inc()
+        self._results.put_nowait((job, outcome, handler.retry_delays))
+        self._free_slots(job.kind, 1)
+
+    def _free_slots(self, kind: str, count: int) -> None:
+        if count and self._busy[kind] == self._handlers[kind].share:
+            self._wake.set()  # a slot opens while all of its kind's were busy: there may be more waiting
+        self._busy[kind] -= count
 
     async def _save_loop(self) -> None:
         while True:
@@ -151,6 +184,18 @@ class Dispatcher:
             finally:
                 for _ in group:
                     self._results.task_done()
+
+
+def _log_crash(kind: str, count: int, exc: Exception, then: str) -> None:
+    """Where it failed, without the exception's words: they may quote what a job carries."""
+    logger.error(
+        "outbox: the %s handler failed (%s) with %d jobs; %s\n%s",
+        kind,
+        type(exc).__name__,
+        count,
+        then,
+        "".join(traceback.format_tb(exc.__traceback__)),
+    )
 
 
 def _result(job: ClaimedJob, outcome: Outcome, retry_delays: Sequence[float]) -> str:

@@ -29,11 +29,21 @@ class Outcome:
     """A failure that no retry can mend (the target is gone): the job fails at once."""
     records: Sequence[UUIDv7AuditBase] = field(default_factory=tuple)
     """Rows the handler keeps about the attempt, stored in the same transaction as the job's new state."""
+    later: float | None = None
+    """Not attempted (its tenant is at its bound): due again after these seconds, no attempt counted."""
+
+
+def not_now(seconds: float) -> Outcome:
+    """The outcome of a job handed back unattempted, due again after `seconds`."""
+    return Outcome(ok=False, later=seconds)
 
 
 class JobHandler(Protocol):
     kind: str
     """The `kind` of the jobs it does."""
+    share: int
+    """How many jobs of this kind one dispatcher runs at once: each kind has its own share, so slow work
+    of one kind (a tenant's silent webhook endpoints) cannot keep another (mail) waiting."""
 
     @property
     def retry_delays(self) -> Sequence[float]:
@@ -42,6 +52,7 @@ class JobHandler(Protocol):
 
     def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
         """One attempt at each of these jobs (claimed together, so that what they need can be read in
-        one query), yielding each outcome as soon as it is known. A job it yields nothing for (it
-        raised, or the process stopped) is attempted again once its lease ends."""
+        one query), yielding each outcome as soon as it is known. If it raises, the jobs it yielded
+        nothing for are run again one at a time, and a job it raises for alone has a failed attempt; a
+        job left without an outcome by a stopped process is attempted again once its lease ends."""
         ...

@@ -110,6 +110,10 @@ async def finish(
         if outcome.ok:  # saved together below: jobs claimed together share their lease
             succeeded.setdefault(job.lease, []).append(job.id)
             continue
+        if outcome.later is not None:  # handed back unattempted
+            later = {"locked_until": None, "due_at": now + timedelta(seconds=outcome.later)}
+            saved.update(await _save(session, [job.id], job.lease, later))
+            continue
         attempts = job.attempts + 1
         values: dict[str, Any] = {"attempts": attempts, "locked_until": None, "last_error": outcome.error}
         if not outcome.final and attempts <= len(retry_delays):

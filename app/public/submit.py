@@ -13,17 +13,21 @@ from typing import Any
 from litestar import Controller, Request, post
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.after_commit import on_commit
 from app.db.models import FeedbackSource
-from app.errors import error_responses
-from app.ingest import helpful_input, typed_input
+from app.errors import TOO_LARGE_DETAILS, InvalidRequest, error_responses
+from app.ingest import helpful_input, spam_reason, typed_input, verified_user
+from app.operations.metrics import SPAM_SUBMISSIONS
+from app.public.feedback_submission import ATTACHMENTS, FORM_MAX_BYTES, feedback_submission
 from app.public.paths import CONTACT, FEEDBACK, HELPFUL_RATING, TYPED_RATING
 from app.request_checks import strict_body
 from app.schemas.contact_requests import PublicContactBody
-from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.public_responses import StoredReceipt, TypedRatingReceipt
 from app.schemas.rating_requests import PublicHelpfulRatingBody, PublicTypedRatingBody
+from app.services.attachments import FeedbackAttachments
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.services.image_cleaning import MAX_FILES, CleanImage, ImageRefused, clean_image
 from app.state import ingest_of
 from app.webhooks.subscriptions import remember_subscriptions
 from tenants.scope import widget_scope
@@ -44,7 +48,7 @@ class PublicSubmitController(Controller):
         """From the helpful widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         await ingest_of(request.scope).submit_rating(
-            request.scope, "rating", data.project_key, helpful_input(data)
+            request.scope, "rating", data.project_key, helpful_input(data), data.user_signature
         )
 
     @post(TYPED_RATING, status_code=201, summary="Submit a helpful, star or nps rating", responses=ERRORS)
@@ -56,31 +60,53 @@ class PublicSubmitController(Controller):
         """From the star and NPS widgets; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         stored = await ingest_of(request.scope).submit_rating(
-            request.scope, "ratings", data.project_key, typed_input(data)
+            request.scope,
+            "ratings",
+            data.project_key,
+            typed_input(data),
+            data.context.user_signature if data.context else None,
         )
         return TypedRatingReceipt(id=str(stored.id), rating_type=stored.rating_type)
 
-    @post(FEEDBACK, status_code=200, summary="Submit a feedback item", responses=ERRORS)
+    @post(
+        FEEDBACK,
+        status_code=200,
+        summary="Submit a feedback item, with up to 3 images as multipart/form-data",
+        responses=ERRORS,
+        request_max_body_size=FORM_MAX_BYTES,
+        opt={TOO_LARGE_DETAILS: f"{ATTACHMENTS}: at most {MAX_FILES} images of 5 MB each"},
+    )
     async def submit_feedback(
-        self,
-        request: Request[Any, Any, Any],
-        data: PublicFeedbackBody,
-        db_session: AsyncSession,
+        self, request: Request[Any, Any, Any], db_session: AsyncSession
     ) -> StoredReceipt:
-        """From the feedback widget; the page's origin must be allowed by the project."""
-        data = await strict_body(request, data)
+        """From the feedback widget; the page's origin must be allowed by the project. A JSON body, or
+        `multipart/form-data` with the same fields and up to 3 images (PNG, JPEG or WebP, 5 MB each), each
+        a part named `attachments`: every image is decoded and stored again without its metadata, at most
+        4096 pixels a side. A file that is not such an image, is damaged, is over the limits, or would take
+        the project over its storage quota is refused (400 or 413, naming `attachments`), and nothing is
+        stored."""
+        submission = await feedback_submission(request)
+        data = submission.body
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
-        if data.website:  # the honeypot: answered like a success so the bot learns nothing
-            return StoredReceipt()
+        verified = verified_user(project, data.submitted_by, data.user_signature)
+        images = [await _cleaned(raw) for raw in submission.files]
+        spam = _judged_spam(db_session, "feedback", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
-        await FeedbackItems(db_session, widget_scope(project.org_id), project.as_project()).create(
+        scope, scoped_project = widget_scope(project.org_id), project.as_project()
+        item = await FeedbackItems(db_session, scope, scoped_project).create(
             message=data.message,
             type=data.type,
             source=FeedbackSource.WIDGET,
             path=data.path,
             version=data.version,
             submitted_by=data.submitted_by,
+            submitted_by_verified=verified,
             metadata=data.metadata,
+            notify_email=data.notify_email,
+            spam=spam,
+        )
+        await FeedbackAttachments(db_session, scope, scoped_project).store(
+            item, images, request.app.state.settings.attachment_quota_bytes
         )
         return StoredReceipt()
 
@@ -94,8 +120,8 @@ class PublicSubmitController(Controller):
         """From the contact widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         project = await ingest_of(request.scope).admit(request.scope, "contact", data.project_key)
-        if data.website:
-            return StoredReceipt()
+        verified = verified_user(project, data.submitted_by, data.user_signature)
+        spam = _judged_spam(db_session, "contact", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
         await ContactMessages(db_session, widget_scope(project.org_id), project.as_project()).create(
             name=data.name,
@@ -104,5 +130,24 @@ class PublicSubmitController(Controller):
             subject=data.subject,
             path=data.path,
             version=data.version,
+            submitted_by=data.submitted_by,
+            submitted_by_verified=verified,
+            spam=spam,
         )
         return StoredReceipt()
+
+
+def _judged_spam(session: AsyncSession, endpoint: str, honeypot: str, elapsed_ms: int | None) -> bool:
+    """Spam is answered exactly like a success, so a bot learns nothing; it is stored, and counted once
+    its transaction has committed (a submission refused or not stored is not counted)."""
+    reason = spam_reason(honeypot, elapsed_ms)
+    if reason is not None:
+        on_commit(session, SPAM_SUBMISSIONS.labels(endpoint, reason).inc)
+    return reason is not None
+
+
+async def _cleaned(raw: bytes) -> CleanImage:
+    try:
+        return await clean_image(raw)
+    except ImageRefused as refused:
+        raise InvalidRequest(ATTACHMENTS, str(refused)) from None

@@ -11,17 +11,15 @@ through a generic reading only when it is not (a whole number written `4.0`, a m
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request
 
-from app.errors import InvalidRequest
+from app.errors import InvalidRequest, msgspec_violation
 
 T = TypeVar("T")
-_LOCATION = re.compile(r"^(?P<rule>.*) - at `\$\.?(?P<field>[^`]*)`$")
 STRICT_READING = "hearken.strict_body"
 """Scope key: (body type, the body read strictly as that type), set by the before-request check."""
 
@@ -33,7 +31,7 @@ async def strict_body(request: Request[Any, Any, Any], lax: T) -> T:
     try:
         decoded: T = _strict(msgspec.json.decode(await request.body()), type(lax))
     except msgspec.ValidationError as exc:
-        raise _invalid(str(exc)) from None
+        raise _invalid(exc) from None
     return decoded
 
 
@@ -57,7 +55,7 @@ def refuse_lax_values(body: bytes, body_type: Any) -> tuple[Any, Any] | None:
             msgspec.convert(parsed, body_type, strict=False)
         except msgspec.ValidationError:
             return None
-        raise _invalid(str(strict)) from None
+        raise _invalid(strict) from None
     except TypeError:  # not a type msgspec reads (a DTO's, say): Litestar's own reading decides
         return None
 
@@ -81,8 +79,6 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
-def _invalid(message: str) -> InvalidRequest:
-    match = _LOCATION.match(message)
-    if match is None:
-        return InvalidRequest("body", message)
-    return InvalidRequest(match["field"].replace("[", ".").replace("]", "") or "body", match["rule"])
+def _invalid(exc: msgspec.ValidationError) -> InvalidRequest:
+    rule, field = msgspec_violation(exc)
+    return InvalidRequest((field or "").replace("[", ".").replace("]", "") or "body", rule)

@@ -11,8 +11,11 @@ from app.schemas.fields import (
     ContactMessageText,
     ContactName,
     ContactSubject,
+    ElapsedMs,
     Honeypot,
     Path,
+    SubmittedBy,
+    UserSignature,
     Version,
 )
 
@@ -27,4 +30,7 @@ class PublicContactBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     subject: ContactSubject | None = None
     path: Path | None = None
     version: Version | None = None
+    submitted_by: SubmittedBy | None = None
+    user_signature: UserSignature | None = None
     website: Honeypot = ""
+    elapsed_ms: ElapsedMs | None = None

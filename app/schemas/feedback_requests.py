@@ -10,12 +10,15 @@ import msgspec
 from app.db.models.feedback_item import FeedbackStatus, FeedbackType
 from app.db.models.field_rules import literal_of
 from app.schemas.fields import (
+    ContactEmail,
+    ElapsedMs,
     FeedbackMessage,
     Honeypot,
     Metadata,
     Path,
     PublicFeedbackMessage,
     SubmittedBy,
+    UserSignature,
     Version,
 )
 
@@ -28,6 +31,13 @@ Assignee = Annotated[
     ),
 ]
 ResolutionNote = Annotated[str, msgspec.Meta(max_length=5000)]
+DuplicateOf = Annotated[
+    UUID,
+    msgspec.Meta(
+        description="The id of the item of the same project this one repeats: this item is closed and linked "
+        "to it, which counts it in its duplicate_count; null unlinks (the status stays)."
+    ),
+]
 
 
 class FeedbackCreateBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -52,6 +62,10 @@ class FeedbackPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     archived: bool | msgspec.UnsetType = msgspec.UNSET
     assignee: Assignee | msgspec.UnsetType | None = msgspec.UNSET
     """A member's user_id (GET /members), or null; assigning a New item makes it Assigned."""
+    duplicate_of: DuplicateOf | msgspec.UnsetType | None = msgspec.UNSET
+    spam: bool | msgspec.UnsetType = msgspec.UNSET
+    """false marks an item judged spam as real and sends what was held back (its feedback.created
+    webhook, notifications); true moves it to the spam list, out of every count."""
 
 
 class PublicFeedbackBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -64,5 +78,9 @@ class PublicFeedbackBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=Tru
     path: Path | None = None
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    user_signature: UserSignature | None = None
     metadata: Metadata | None = None
+    notify_email: ContactEmail | None = None
+    """"Email me when this is resolved": one mail to this address when the item becomes Resolved."""
     website: Honeypot = ""
+    elapsed_ms: ElapsedMs | None = None

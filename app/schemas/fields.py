@@ -5,6 +5,7 @@ Declared as msgspec constraints so that decoding enforces them and the OpenAPI d
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 import msgspec
@@ -39,6 +40,16 @@ SubmittedBy = Annotated[
         description="User identifier: letters, digits, hyphen, underscore; no personal data.",
     ),
 ]
+UserSignature = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=128,
+        description="Your backend's signature of submitted_by: the lower-case hex HMAC-SHA256 of the id "
+        "(UTF-8), keyed by the project's identity secret (the whole `ids_...` string, UTF-8). With a match "
+        "the stored item is submitted_by_verified; a project that accepts only verified users refuses a "
+        "named user without one (403).",
+    ),
+]
 MetadataKey = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 MetadataValue = Annotated[str, msgspec.Meta(max_length=METADATA_TEXT_MAX_LENGTH)] | int | float | bool | None
 METADATA_SCHEMA = {
@@ -66,7 +77,31 @@ Metadata = Annotated[
 MaxStars = Annotated[int, msgspec.Meta(ge=1, le=10)]
 FeedbackMessage = Annotated[str, msgspec.Meta(min_length=1, max_length=MESSAGE_MAX_LENGTH)]
 PublicFeedbackMessage = Annotated[str, msgspec.Meta(min_length=3, max_length=MESSAGE_MAX_LENGTH)]
-ContactName = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+ONE_LINE = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+"""The characters no name or label may hold (as a regular expression class): control characters (C0,
+DEL, C1) and the Unicode line and paragraph separators. A name travels into mail subjects, log lines and
+exported cells, where a line break would start a header or a record of its own."""
+LABEL_PATTERN = rf"^[^{ONE_LINE}]*$(?!\n)"
+NAME_PATTERN = rf"^[^{ONE_LINE}]*[^{ONE_LINE}\s][^{ONE_LINE}]*$(?!\n)"
+"""One line, not only spaces. (`(?!\\n)` stops `$` from accepting a trailing newline.)"""
+NOT_ONE_LINE = "must be one line without control characters"
+_LABEL = re.compile(LABEL_PATTERN)
+
+
+def is_one_line(text: str) -> bool:
+    """True for a name or label without control characters or line breaks of any kind."""
+    return _LABEL.match(text) is not None
+
+
+ContactName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=200,
+        pattern=LABEL_PATTERN,
+        description="One line, without control characters.",
+    ),
+]
 EMAIL_PATTERN = r"^[\w.!#$%'*+/=^`{|}~-]+@(?:[\w-]+\.)+[\w-]+$(?!\n)"
 """An address as people type it: no spaces, quotes, brackets, `?` or `&`, so it can never carry a mailto
 query (`?bcc=`) or header text. `(?!\n)` stops `$` from accepting a trailing newline."""
@@ -78,11 +113,24 @@ ContactEmail = Annotated[
         description="An email address: name@example.com, without spaces, `?` or `&`.",
     ),
 ]
-ContactSubject = Annotated[str, msgspec.Meta(max_length=200)]
+ContactSubject = Annotated[
+    str,
+    msgspec.Meta(max_length=200, pattern=LABEL_PATTERN, description="One line, without control characters."),
+]
 ContactMessageText = Annotated[str, msgspec.Meta(min_length=3, max_length=2000)]
 Honeypot = Annotated[
     str,
     msgspec.Meta(
-        description="Leave empty. Hidden from people by the widget; a body that fills it is not stored."
+        description="Leave empty. Hidden from people by the widget; a body that fills it is answered like "
+        "any other but stored as spam.",
+    ),
+]
+ElapsedMs = Annotated[
+    int,
+    msgspec.Meta(
+        le=2**31 - 1,
+        description="Milliseconds from opening the form to sending it, as the widget measured them; under "
+        "2000 (a negative time too) the submission is answered like any other but stored as spam. Leave "
+        "out when unknown.",
     ),
 ]

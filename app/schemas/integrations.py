@@ -1,13 +1,13 @@
-"""Request and response bodies of a project's integrations (Stripe, Mintlify). Credentials go in,
-never out."""
+"""Request and response bodies of a project's integrations (Stripe, Mintlify, GitHub). Credentials go in,
+never out (a GitHub webhook's secret only in the answer to saving it)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
-from app.db.models import MintlifyIntegration, StripeIntegration
+from app.db.models import GithubIntegration, LinearIntegration, MintlifyIntegration, StripeIntegration
 from app.timestamps import iso_z
 
 SigningSecret = Annotated[
@@ -32,6 +32,43 @@ MintlifyApiKey = Annotated[
         pattern=r"^[!-~]+$",
         max_length=500,
         description="A Mintlify admin API key (it begins with mint_): printable ASCII, sent as a header.",
+    ),
+]
+
+GithubRepository = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$",
+        max_length=140,
+        description='The repository issues are filed in, as "owner/name".',
+    ),
+]
+GithubToken = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[!-~]+$",
+        min_length=1,
+        max_length=500,
+        description="A GitHub token that may read the repository and write its issues (a fine-grained "
+        "token with Issues: read and write): printable ASCII, sent as a header.",
+    ),
+]
+
+LinearTeamId = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[A-Za-z0-9-]+$",
+        max_length=100,
+        description="The Linear team's id (a UUID, as the API's `teams` query lists it).",
+    ),
+]
+LinearApiKey = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[!-~]+$",
+        min_length=1,
+        max_length=500,
+        description="A Linear personal API key (it begins with lin_api_): printable ASCII, sent as a header.",
     ),
 ]
 
@@ -85,3 +122,83 @@ class StripeReceipt(msgspec.Struct):
 
     received: bool
     stored: bool
+
+
+class GithubIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    repository: GithubRepository
+    token: GithubToken
+
+
+class GithubIntegrationOut(msgspec.Struct, omit_defaults=True):
+    """`webhook_secret` only in the answer to saving: paste it with `webhook_url` into the repository's
+    webhook settings (content type application/json, the Issues event)."""
+
+    enabled: bool
+    repository: str
+    webhook_url: str
+    created_at: str
+    webhook_secret: str | None = None
+
+    @classmethod
+    def of(
+        cls, integration: GithubIntegration, webhook_url: str, webhook_secret: str | None = None
+    ) -> GithubIntegrationOut:
+        return cls(
+            enabled=True,
+            repository=integration.repository,
+            webhook_url=webhook_url,
+            created_at=iso_z(integration.created_at),
+            webhook_secret=webhook_secret,
+        )
+
+
+class LinearIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    team_id: LinearTeamId
+    api_key: LinearApiKey
+
+
+class LinearIntegrationOut(msgspec.Struct, omit_defaults=True):
+    """`webhook_secret` only in the answer to saving: use it with `webhook_url` for a webhook in Linear
+    (the Issues data change events)."""
+
+    enabled: bool
+    team_id: str
+    webhook_url: str
+    created_at: str
+    webhook_secret: str | None = None
+
+    @classmethod
+    def of(
+        cls, integration: LinearIntegration, webhook_url: str, webhook_secret: str | None = None
+    ) -> LinearIntegrationOut:
+        return cls(
+            enabled=True,
+            team_id=integration.team_id,
+            webhook_url=webhook_url,
+            created_at=iso_z(integration.created_at),
+            webhook_secret=webhook_secret,
+        )
+
+
+class TrackerReceipt(msgspec.Struct):
+    """A GitHub or Linear webhook delivery's answer. `changed`: whether it moved a feedback item (a
+    repeat, another event or an issue Hearken did not file does not)."""
+
+    received: bool
+    changed: bool
+
+
+class IssueBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """POST /projects/{project_id}/feedback/{feedback_id}/issues."""
+
+    tracker: Literal["github", "linear"] | msgspec.UnsetType = msgspec.UNSET
+    """The tracker to file the item in. Required: missing is refused (400) once the item is found, so
+    another project's item id is 404 whatever the body."""
+
+
+class IssueOut(msgspec.Struct):
+    """The issue filed; the item's `linked_issues` lists it from now on."""
+
+    tracker: str
+    url: str
+    key: str

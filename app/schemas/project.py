@@ -7,6 +7,7 @@ from typing import Annotated
 import msgspec
 
 from app.db.models import Project
+from app.schemas.fields import NAME_PATTERN
 
 
 class ProjectOut(msgspec.Struct):
@@ -19,6 +20,10 @@ class ProjectOut(msgspec.Struct):
     feedback_count: int
     retention_days: int | None = None
     """Items older than this many days are deleted for good; null keeps them."""
+    require_verified_users: bool = False
+    """A submission naming a user without a valid user_signature is refused (403)."""
+    has_identity_secret: bool = False
+    """Whether an identity secret was created (it is shown only when created or rotated)."""
 
     @classmethod
     def of(cls, project: Project, feedback_count: int) -> ProjectOut:
@@ -31,6 +36,8 @@ class ProjectOut(msgspec.Struct):
             org_id=str(project.org_id),
             feedback_count=feedback_count,
             retention_days=project.retention_days,
+            require_verified_users=project.require_verified_users,
+            has_identity_secret=project.sealed_identity_secret is not None,
         )
 
 
@@ -43,8 +50,9 @@ ProjectName = Annotated[
     msgspec.Meta(
         min_length=1,
         max_length=200,
-        pattern=r"^[^\x00]*\S[^\x00]*$",
-        description="1 to 200 characters, not only spaces (leading and trailing spaces are dropped).",
+        pattern=NAME_PATTERN,
+        description="1 to 200 characters on one line, not only spaces, no control characters (leading and "
+        "trailing spaces are dropped).",
     ),
 ]
 ProjectDescription = Annotated[str, msgspec.Meta(max_length=2000)]
@@ -64,3 +72,12 @@ class ProjectPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     description: ProjectDescription | msgspec.UnsetType = msgspec.UNSET
     allowed_origins: Origins | msgspec.UnsetType = msgspec.UNSET
     retention_days: Annotated[int, msgspec.Meta(ge=30, le=3650)] | msgspec.UnsetType | None = msgspec.UNSET
+    require_verified_users: bool | msgspec.UnsetType = msgspec.UNSET
+    """true refuses (403) a submission naming a user (submitted_by) without a valid user_signature;
+    anonymous submissions stay accepted."""
+
+
+class IdentitySecret(msgspec.Struct):
+    """Shown once: store it in your backend, which signs user ids with it."""
+
+    secret: str

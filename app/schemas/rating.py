@@ -2,15 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
+from uuid import UUID
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from app.db.models import Rating, RatingType
-from app.ingest import NewRating
+from app.db.models import RatingType
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
+
+
+class StoredRating(Protocol):
+    """What the bodies read of a rating: a stored `Rating` row, or the ingest's record of one it has just
+    written (the same attribute names)."""
+
+    @property
+    def id(self) -> UUID: ...
+    @property
+    def project_id(self) -> UUID: ...
+    @property
+    def rating_type(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def max_stars(self) -> int | None: ...
+    @property
+    def path(self) -> str | None: ...
+    @property
+    def version(self) -> str | None: ...
+    @property
+    def submitted_by(self) -> str | None: ...
+    @property
+    def submitted_by_verified(self) -> bool: ...
+    @property
+    def custom_data(self) -> dict[str, Any] | None: ...
+    @property
+    def archived(self) -> bool: ...
+    @property
+    def created_at(self) -> datetime: ...
 
 
 class RatingOut(msgspec.Struct):
@@ -22,11 +53,13 @@ class RatingOut(msgspec.Struct):
     path: str | None
     version: str | None
     submitted_by: str | None
+    submitted_by_verified: bool
+    """Whether submitted_by came signed with the project's identity secret."""
     archived: bool
     created_at: str
 
     @classmethod
-    def of(cls, rating: Rating | NewRating) -> RatingOut:
+    def of(cls, rating: StoredRating) -> RatingOut:
         return cls(
             id=str(rating.id),
             project_id=str(rating.project_id),
@@ -34,6 +67,7 @@ class RatingOut(msgspec.Struct):
             path=rating.path,
             version=rating.version,
             submitted_by=rating.submitted_by,
+            submitted_by_verified=rating.submitted_by_verified,
             archived=rating.archived,
             created_at=iso_z(rating.created_at),
         )
@@ -60,9 +94,11 @@ class TypedRatingOut(msgspec.Struct, kw_only=True):
     metadata: dict[str, Any] | UnsetType = UNSET
     created_at: str
     archived: bool
+    submitted_by_verified: bool
+    """Whether submitted_by came signed with the project's identity secret."""
 
     @classmethod
-    def of(cls, rating: Rating | NewRating) -> TypedRatingOut:
+    def of(cls, rating: StoredRating) -> TypedRatingOut:
         return cls(
             id=str(rating.id),
             project_id=str(rating.project_id),
@@ -70,6 +106,7 @@ class TypedRatingOut(msgspec.Struct, kw_only=True):
             value=_value_of(rating),
             created_at=iso_z(rating.created_at),
             archived=rating.archived,
+            submitted_by_verified=rating.submitted_by_verified,
             path=_given(rating.path),
             version=_given(rating.version),
             submitted_by=_given(rating.submitted_by),
@@ -87,7 +124,7 @@ class TypedRatingList(msgspec.Struct):
     pagination: Pagination
 
 
-def _value_of(rating: Rating | NewRating) -> RatingValueOut:
+def _value_of(rating: StoredRating) -> RatingValueOut:
     if rating.rating_type == RatingType.HELPFUL:
         return RatingValueOut(type=rating.rating_type, value=bool(rating.value))
     if rating.rating_type == RatingType.STAR:

@@ -9,7 +9,7 @@ import msgspec
 
 from app.db.models.field_rules import literal_of
 from app.db.models.rating import RatingType
-from app.schemas.fields import MaxStars, Metadata, Path, SubmittedBy, Version
+from app.schemas.fields import MaxStars, Metadata, Path, SubmittedBy, UserSignature, Version
 
 
 class HelpfulRatingBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -29,6 +29,7 @@ class PublicHelpfulRatingBody(msgspec.Struct, kw_only=True, forbid_unknown_field
     path: Path
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
+    user_signature: UserSignature | None = None
     metadata: Metadata | None = None
 
 
@@ -49,6 +50,10 @@ class RatingContext(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     metadata: Metadata | None = None
 
 
+class PublicRatingContext(RatingContext, kw_only=True, forbid_unknown_fields=True):
+    user_signature: UserSignature | None = None
+
+
 class TypedRatingBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /projects/{project_id}/ratings/typed."""
 
@@ -61,7 +66,7 @@ class PublicTypedRatingBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=
 
     project_key: UUID
     rating: RatingObject
-    context: RatingContext | None = None
+    context: PublicRatingContext | None = None
 
 
 def _rating_variant(kind: str, value: dict[str, Any], description: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AuditEntry
-from app.services.paging import one_page
+from app.db.paging import one_page
 from tenants.scope import OrgScope
 
 

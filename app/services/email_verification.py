@@ -19,11 +19,11 @@ from uuid import UUID
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.db.models import User
 from app.errors import NotFound
 from app.mail import Mail, queue_mail
 from app.timestamps import utc_now
 from tenants.accounts import SignedUp, change_email, sign_up
-from tenants.models import User
 
 LINK_LIFETIME = timedelta(days=7)
 UNKNOWN_LINK = "this confirmation link is unknown, expired or for an earlier address"

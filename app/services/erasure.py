@@ -1,6 +1,10 @@
-"""Erasure of one person's data across an organization, for good: the feedback items and ratings they
-submitted (by `submitted_by`) and the contact messages they sent (by email, case-insensitive), in every
-project of the organization, with every counter kept exact, in one transaction with its audit entry.
+"""Erasure of one person's data across an organization, for good: the feedback items, ratings and
+contact messages they submitted (by `submitted_by`), the contact messages they sent (by email,
+case-insensitive), the feedback items whose reporter left that email to hear of the resolution and those
+whose metadata names it as `contact` or `email` (Mintlify's imported contact field), in every project of
+the organization, with every counter kept exact, in one transaction with its audit entry. The webhook
+deliveries that carried a copy of an erased item or message go too, with their attempts, so neither the
+delivery log nor "Retry" holds on to them.
 
 The audit entry keeps how many items went and which identifiers were used, never the identifiers
 themselves: the log must not hold on to the person the erasure removed."""
@@ -9,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
+from uuid import UUID
 
-from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
@@ -18,7 +24,11 @@ from app.db.models import ContactMessage, FeedbackItem, Project, Rating
 from app.errors import InvalidRequest
 from app.ingest import delete_ratings
 from app.services.feedback_items import delete_feedback
+from app.webhooks.forgetting import forget_deliveries_about
 from tenants.scope import OrgScope
+
+CONTACT_KEYS = ("contact", "email")
+"""Metadata keys whose value is a person's email address (Mintlify imports keep `contact`)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,11 @@ class Erasure:
         """Delete everything of `person` in the organization, in the caller's transaction (the request's:
         the rows, the counters and the audit entry are stored together)."""
         feedback, ratings, messages = self._conditions(person)
+        copied = [
+            *(await self._ids(FeedbackItem.id, feedback)),
+            *(await self._ids(ContactMessage.id, messages)),
+        ]
+        await forget_deliveries_about(self.session, self.scope.org_id, copied)
         erased = Erased(
             feedback=await delete_feedback(self.session, feedback) if feedback else 0,
             ratings=await delete_ratings(self.session, ratings) if ratings else 0,
@@ -92,12 +107,24 @@ class Erasure:
                 FeedbackItem.submitted_by == person.submitted_by,
             ]
             ratings = [Rating.project_id.in_(projects), Rating.submitted_by == person.submitted_by]
-        if person.email:
             messages = [
                 ContactMessage.project_id.in_(projects),
-                func.lower(ContactMessage.email) == person.email.lower(),
+                ContactMessage.submitted_by == person.submitted_by,
             ]
+        if person.email:
+            email = person.email.lower()
+            sent = and_(ContactMessage.project_id.in_(projects), func.lower(ContactMessage.email) == email)
+            messages = [or_(and_(*messages), sent)] if messages else [sent]
+            named = or_(
+                func.lower(FeedbackItem.notify_email) == email,
+                *(func.lower(FeedbackItem.custom_data[key].as_string()) == email for key in CONTACT_KEYS),
+            )
+            by_email = and_(FeedbackItem.project_id.in_(projects), named)
+            feedback = [or_(and_(*feedback), by_email)] if feedback else [by_email]
         return feedback, ratings, messages
+
+    async def _ids(self, column: Any, where: list[ColumnElement[bool]]) -> list[UUID]:
+        return list(await self.session.scalars(select(column).where(*where))) if where else []
 
     async def _count(self, model: type, where: Iterable[ColumnElement[bool]]) -> int:
         where = list(where)

@@ -14,9 +14,11 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.audit_trail import audit
 from app.db.models import (
     FeedbackChange,
     FeedbackCounter,
+    FeedbackEmbedding,
     FeedbackItem,
     FeedbackSource,
     FeedbackStatus,
@@ -25,10 +27,14 @@ from app.db.models import (
     Project,
     User,
 )
+from app.db.paging import one_page
+from app.db.row_locks import lock_rows
 from app.errors import InvalidRequest, NotFound
+from app.insights.jobs import queue_embeddings
 from app.notifications.events import queue_notification
+from app.services.attachments import delete_attachments
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
-from app.services.paging import one_page
+from app.services.insights import Insights
 from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 from app.webhooks.events import Event, feedback_created, feedback_updated, record_events
@@ -48,9 +54,21 @@ class FeedbackFilter:
     search: str | None = None
     """Case-insensitive substring of the message; LIKE wildcards in it match literally."""
     archived: bool = False
+    theme: UUID | None = None
+    """Only the items of this theme (an id the caller has checked belongs to the project)."""
+    semantic: str | None = None
+    """Order by closeness in meaning to this text (the list's own business: see FeedbackItems.list)."""
+    verified: bool | None = None
+    """Only items whose submitter was (True) or was not (False) verified by signature."""
+    spam: bool = False
+    """The items judged spam instead of the others: spam is in no other list."""
 
     def conditions(self, project_id: UUID) -> list[ColumnElement[bool]]:
-        where = [FeedbackItem.project_id == project_id, FeedbackItem.archived == self.archived]
+        where = [
+            FeedbackItem.project_id == project_id,
+            FeedbackItem.archived == self.archived,
+            FeedbackItem.spam == self.spam,
+        ]
         if self.status is not None:
             where.append(FeedbackItem.status == self.status)
         if self.type is not None:
@@ -61,13 +79,22 @@ class FeedbackFilter:
             where.append(FeedbackItem.path == self.path)
         if self.search:
             where.append(FeedbackItem.message.icontains(self.search, autoescape=True))
+        if self.verified is not None:
+            where.append(FeedbackItem.submitted_by_verified == self.verified)
+        if self.theme is not None:
+            where.append(
+                FeedbackItem.id.in_(
+                    select(FeedbackEmbedding.id).where(FeedbackEmbedding.theme_id == self.theme)
+                )
+            )
         return where
 
     def counter_conditions(self, project_id: UUID) -> list[ColumnElement[bool]] | None:
         """The same selection on feedback_counters, or None when the counters cannot answer it
-        (path and search look inside the items)."""
-        if self.path is not None or self.search:
-            return None
+        (path, search and the rest look inside the items)."""
+        inside = (self.path, self.theme, self.semantic, self.verified)
+        if self.search or self.spam or any(value is not None for value in inside):
+            return None  # the counters count no spam
         where = [FeedbackCounter.project_id == project_id, FeedbackCounter.archived == self.archived]
         if self.status is not None:
             where.append(FeedbackCounter.status == self.status)
@@ -88,9 +115,13 @@ class FeedbackChanges(TypedDict, total=False):
     archived: bool
     assignee: UUID | None
     """A member's user id; checked against the organization's members by the service."""
+    duplicate_of: UUID | None
+    """Another item of the project (checked by the service); marking closes the item."""
+    spam: bool
+    """Marking an item not spam sends what was held back (its feedback.created webhook, notifications)."""
 
 
-EDITABLE_FIELDS: tuple[str, ...] = ("message", "type", "status", "resolution_note", "archived")
+EDITABLE_FIELDS: tuple[str, ...] = ("message", "type", "status", "resolution_note", "archived", "spam")
 
 
 class FeedbackItems(ProjectScoped):
@@ -104,11 +135,14 @@ class FeedbackItems(ProjectScoped):
         path: str | None = None,
         version: str | None = None,
         submitted_by: str | None = None,
+        submitted_by_verified: bool = False,
         metadata: dict[str, Any] | None = None,
         created_at: datetime | None = None,
+        notify_email: str | None = None,
+        spam: bool = False,
     ) -> FeedbackItem:
         """Store a new item in the caller's transaction. `created_at` is for imports, which keep the
-        time the feedback was given upstream."""
+        time the feedback was given upstream. Spam is stored uncounted and unannounced."""
         # One clock reading: the two column defaults would read it twice, at times a millisecond apart.
         now = utc_now()
         item = FeedbackItem(
@@ -122,15 +156,30 @@ class FeedbackItems(ProjectScoped):
             path=path,
             version=version,
             submitted_by=submitted_by,
+            submitted_by_verified=submitted_by_verified,
             custom_data=metadata or None,
+            notify_email=notify_email,
             archived=False,
+            spam=spam,
         )
         self.session.add(item)
+        if spam:
+            await self.session.flush()
+            return item
         await apply_feedback_counts(self.session, [(counter_key(item), +1)])
-        await record_events(self.session, self.project.org_id, [feedback_created(item)])
-        await self.session.flush()  # the item's id, for the news of it
-        queue_notification(self.session, self.project.id, "feedback", item.id)
+        await self._announce([item])
         return item
+
+    async def _announce(self, items: list[FeedbackItem]) -> None:
+        """What a new item sets off: its webhook event, the members' notification and its vector; for an
+        item marked not spam, what was held back."""
+        if not items:
+            return
+        await record_events(self.session, self.project.org_id, [feedback_created(item) for item in items])
+        await self.session.flush()  # the items' ids, for the news of them
+        for item in items:
+            queue_notification(self.session, self.project.id, "feedback", item.id)
+        await queue_embeddings(self.session, items)
 
     def query(self, where: FeedbackFilter) -> Select[tuple[FeedbackItem]]:
         """The items a filter selects, unordered: the one place list filtering is written."""
@@ -140,7 +189,10 @@ class FeedbackItems(ProjectScoped):
         self, where: FeedbackFilter, *, sort: FeedbackSort = "-created_at", page: int = 1, limit: int = 20
     ) -> tuple[list[FeedbackItem], int]:
         """One page of the filtered items and the exact total (from the counters when they can tell),
-        stable between pages."""
+        stable between pages. With `semantic`, the items nearest that text in meaning, nearest first
+        (the sort does not apply)."""
+        if where.semantic is not None:
+            return await self._by_meaning(where, page, limit)
         counted = where.counter_conditions(self.project.id)
         if counted is not None:
             total: int | None = await counted_feedback(self.session, counted)
@@ -152,6 +204,43 @@ class FeedbackItems(ProjectScoped):
             one_page(self.query(where), FeedbackItem, page, limit, *feedback_order(sort))
         )
         return list(items), total or 0
+
+    async def _by_meaning(
+        self, where: FeedbackFilter, page: int, limit: int
+    ) -> tuple[list[FeedbackItem], int]:
+        ranked = await Insights(self.session, self.scope, self.project).ranked(where.semantic or "")
+        if not ranked:
+            return [], 0
+        score = dict(ranked)
+        matching = list(
+            await self.session.scalars(
+                select(FeedbackItem.id).where(
+                    *where.conditions(self.project.id), FeedbackItem.id.in_(list(score))
+                )
+            )
+        )
+        matching.sort(key=lambda feedback_id: (-score[feedback_id], feedback_id))
+        start = (page - 1) * limit
+        on_page = matching[start : start + limit]
+        if not on_page:
+            return [], len(matching)
+        items = {
+            item.id: item
+            for item in await self.session.scalars(self.query(where).where(FeedbackItem.id.in_(on_page)))
+        }
+        return [items[feedback_id] for feedback_id in on_page if feedback_id in items], len(matching)
+
+    async def duplicate_counts(self, items: Iterable[FeedbackItem]) -> dict[UUID, int]:
+        """How many items are marked as duplicates of each of these."""
+        ids = [item.id for item in items]
+        if not ids:
+            return {}
+        rows = await self.session.execute(
+            select(FeedbackItem.duplicate_of_id, func.count())
+            .where(FeedbackItem.project_id == self.project.id, FeedbackItem.duplicate_of_id.in_(ids))
+            .group_by(FeedbackItem.duplicate_of_id)
+        )
+        return {original: count for original, count in rows.tuples() if original is not None}
 
     async def get(self, feedback_id: UUID) -> FeedbackItem:
         """An item of this project, archived or not; another project's item is not found."""
@@ -165,43 +254,91 @@ class FeedbackItems(ProjectScoped):
         return item
 
     async def update(self, item: FeedbackItem, changes: FeedbackChanges) -> FeedbackItem:
-        """Apply the changes and record each changed field, in one transaction."""
+        """Apply the changes and record each changed field, in one transaction. The item's row is locked
+        and read again first, as a purge locks the items before their counters: one lock order, so a
+        change racing a purge waits for it (and finds the item gone) instead of deadlocking, and the
+        counters move from the item as it is, not as an earlier read saw it."""
+        if not await lock_rows(self.session, FeedbackItem, [FeedbackItem.id == item.id], []):
+            raise NotFound("no feedback item with this id in this project")
         assignee = await self._assignee(changes)
+        await self._check_duplicate_of(item, changes)
+        before, was_spam = item.message, item.spam
         deltas, events = self._apply(item, changes, assignee)
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
+        self._tell_reporters([item])
+        if was_spam and not item.spam:
+            await self._announce([item])
+        elif item.message != before and not item.spam:
+            await queue_embeddings(self.session, [item])
         await self.session.flush()
         return item
 
     async def update_many(self, feedback_ids: Sequence[UUID], changes: FeedbackChanges) -> list[FeedbackItem]:
-        """The same changes on several items of this project (bulk triage); unknown ids are skipped."""
-        items = list(
-            await self.session.scalars(
-                select(FeedbackItem)
-                .where(FeedbackItem.project_id == self.project.id, FeedbackItem.id.in_(feedback_ids))
-                .order_by(FeedbackItem.created_at, FeedbackItem.id)
-            )
+        """The same changes on several items of this project (bulk triage); unknown ids are skipped. The
+        rows are locked in the order a purge locks them, before any counter."""
+        items = await lock_rows(
+            self.session,
+            FeedbackItem,
+            [FeedbackItem.project_id == self.project.id, FeedbackItem.id.in_(feedback_ids)],
+            [FeedbackItem.created_at, FeedbackItem.id],
         )
         deltas: list[tuple[CounterKey, int]] = []
         events: list[Event] = []
         assignee = await self._assignee(changes)
+        if "duplicate_of" in changes:
+            raise InvalidRequest("duplicate_of", "is marked one item at a time")
+        before = {item.id: (item.message, item.spam) for item in items}
         for item in items:
             item_deltas, item_events = self._apply(item, changes, assignee)
             deltas += item_deltas
             events += item_events
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
+        self._tell_reporters(items)
+        released = [item for item in items if before[item.id][1] and not item.spam]
+        await self._announce(released)
+        await queue_embeddings(
+            self.session,
+            [
+                item
+                for item in items
+                if item.message != before[item.id][0] and not item.spam and item not in released
+            ],
+        )
         await self.session.flush()
         return items
+
+    def _tell_reporters(self, items: Iterable[FeedbackItem]) -> None:
+        """A resolved item whose reporter asked to hear of it queues its one mail (composed and sent by
+        the notification handler, with the resolution note as it is then); never twice, never for spam."""
+        for item in items:
+            if (
+                item.status == FeedbackStatus.RESOLVED
+                and item.notify_email
+                and item.resolved_mail_at is None
+                and not item.spam
+            ):
+                item.resolved_mail_at = utc_now()
+                queue_notification(self.session, self.project.id, "resolved", item.id)
 
     async def archive(self, item: FeedbackItem) -> FeedbackItem:
         """Soft delete; archiving twice changes nothing and records nothing."""
         return await self.update(item, {"archived": True})
 
     async def purge(self, item: FeedbackItem) -> None:
-        """Delete the item for good, with its history, and take it off the counters, in one transaction."""
+        """Delete the item for good, with its history, and take it off the counters, in one transaction
+        with its audit entry (which names the item, never its text)."""
         await delete_feedback(
             self.session, [FeedbackItem.id == item.id, FeedbackItem.project_id == self.project.id]
+        )
+        audit(
+            self.session,
+            self.project.org_id,
+            "feedback.purged",
+            "feedback",
+            item.id,
+            {"project_id": self.project.id},
         )
         self.session.expunge(item)
         await self.session.flush()
@@ -244,6 +381,26 @@ class FeedbackItems(ProjectScoped):
             raise InvalidRequest("assignee", "must be the user_id of a member of this organization")
         return user
 
+    async def _check_duplicate_of(self, item: FeedbackItem, changes: FeedbackChanges) -> None:
+        """A duplicate points at another item of this project that is not itself a duplicate."""
+        original_id = changes.get("duplicate_of")
+        if original_id is None:
+            return
+        if original_id == item.id:
+            raise InvalidRequest("duplicate_of", "an item cannot be a duplicate of itself")
+        original = await self.session.scalar(
+            select(FeedbackItem).where(
+                FeedbackItem.id == original_id, FeedbackItem.project_id == self.project.id
+            )
+        )
+        if original is None:
+            raise InvalidRequest("duplicate_of", "must be the id of another feedback item of this project")
+        if original.duplicate_of_id is not None:
+            raise InvalidRequest(
+                "duplicate_of",
+                f"that item is itself a duplicate of {original.duplicate_of_id}; name that one",
+            )
+
     def _apply(
         self, item: FeedbackItem, changes: FeedbackChanges, assignee: User | None = None
     ) -> tuple[list[tuple[CounterKey, int]], list[Event]]:
@@ -251,7 +408,7 @@ class FeedbackItems(ProjectScoped):
         nothing changed) the change implies. Assigning a New item to someone makes it Assigned."""
         now = utc_now()
         changed: list[tuple[str, object, object]] = []
-        before_key = counter_key(item)
+        before_key = None if item.spam else counter_key(item)
         wanted: dict[str, Any] = dict(changes)
         if "assignee" in wanted:
             new_id = assignee.id if assignee else None
@@ -260,6 +417,13 @@ class FeedbackItems(ProjectScoped):
                 item.assignee_id, item.assignee = new_id, assignee
                 if assignee is not None and wanted.get("status", item.status) == FeedbackStatus.NEW:
                     wanted["status"] = FeedbackStatus.ASSIGNED.value
+        if "duplicate_of" in wanted:
+            original_id = wanted["duplicate_of"]
+            if item.duplicate_of_id != original_id:
+                self._record(item, "duplicate_of", item.duplicate_of_id, original_id, now, changed)
+                item.duplicate_of_id = original_id
+            if original_id is not None:
+                wanted["status"] = FeedbackStatus.CLOSED.value
         for field in EDITABLE_FIELDS:
             if field not in wanted:
                 continue
@@ -270,9 +434,11 @@ class FeedbackItems(ProjectScoped):
             self._record(item, field, before, after, now, changed)
         if changed:
             item.updated_at = now
-        after_key = counter_key(item)
+        after_key = None if item.spam else counter_key(item)
         deltas = [] if after_key == before_key else [(before_key, -1), (after_key, +1)]
-        return deltas, [feedback_updated(item, changed)] if changed else []
+        deltas = [(key, delta) for key, delta in deltas if key is not None]  # spam is counted nowhere
+        held = item.spam or before_key is None  # spam is unannounced; what is released is news of its own
+        return deltas, [feedback_updated(item, changed)] if changed and not held else []
 
     def _record(
         self,
@@ -307,11 +473,12 @@ class FeedbackItems(ProjectScoped):
 async def delete_feedback(
     session: AsyncSession, where: Iterable[ColumnElement[bool]], *, limit: int | None = None
 ) -> int:
-    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history,
-    and take them off the counters, in the caller's transaction; returns how many went. The rows are
-    locked first, so a concurrent change cannot move a counter of an item being deleted."""
+    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history and
+    images, and take them off the counters and the image quota, in the caller's transaction; returns how
+    many went. The rows are locked first, so a concurrent change cannot move a counter of an item being
+    deleted."""
     query = (
-        select(FeedbackItem.id, *COUNTER_COLUMNS)
+        select(FeedbackItem.id, FeedbackItem.spam, *COUNTER_COLUMNS)
         .where(*where)
         .order_by(FeedbackItem.created_at, FeedbackItem.id)
         .with_for_update()
@@ -319,10 +486,12 @@ async def delete_feedback(
     rows = list(await session.execute(query if limit is None else query.limit(limit)))
     if not rows:
         return 0
-    await apply_feedback_counts(session, [(tuple(row[1:]), -1) for row in rows])  # type: ignore[misc]
+    counted = [(tuple(row[2:]), -1) for row in rows if not row[1]]  # spam is on no counter
+    await apply_feedback_counts(session, counted)  # type: ignore[arg-type]
     ids = [row[0] for row in rows]
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
+        await delete_attachments(session, [FeedbackItem.id.in_(chunk)])
         await session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id.in_(chunk)))
         await session.execute(
             delete(FeedbackItem)

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.mail import Mail
-from app.mail.languages import DEFAULT_LANGUAGE
 from app.mail.outbox import queue_sealed, seal_mail
 from tenants.accounts import find_user
+from tenants.languages import DEFAULT_LANGUAGE
 from tenants.organizations import check_email
 from tenants.password_resets import issue_reset, new_reset_secret
 

@@ -32,7 +32,11 @@ async def contact_counts(session: AsyncSession, projects: list[Project]) -> dict
         return {}
     rows = await session.execute(
         select(ContactMessage.project_id, func.count())
-        .where(ContactMessage.project_id.in_(ids), ContactMessage.archived == false())
+        .where(
+            ContactMessage.project_id.in_(ids),
+            ContactMessage.archived == false(),
+            ContactMessage.spam == false(),
+        )
         .group_by(ContactMessage.project_id)
     )
     counts: dict[UUID, int] = {project_id: count for project_id, count in rows.tuples()}

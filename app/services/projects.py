@@ -9,21 +9,21 @@ from msgspec import UNSET, UnsetType
 from sqlalchemy import exists, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.identity_secret import new_identity_secret
+from app.db.ids import parse_uuid
 from app.db.models import FeedbackCounter, Project
+from app.db.secret_box import SecretBox
 from app.errors import Forbidden, InvalidRequest, NotFound
-from app.services.origins import normalize_origins
+from app.ingest import normalize_origins
+from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope
 
 
-def parse_uuid(value: str, field: str) -> UUID:
-    try:
-        return UUID(value)
-    except (ValueError, AttributeError, TypeError):
-        raise InvalidRequest(field, f"must be a UUID, got {value!r:.60}") from None
-
-
 def check_name(name: str) -> str:
+    """One line (it becomes part of mail subjects), 1 to 200 characters once trimmed."""
+    if not is_one_line(name):
+        raise InvalidRequest("name", NOT_ONE_LINE)
     name = name.strip()
     if not name or len(name) > 200:
         raise InvalidRequest("name", "must be 1 to 200 characters")
@@ -111,6 +111,7 @@ class Projects:
         description: str | None = None,
         allowed_origins: list[str] | None = None,
         retention_days: int | UnsetType | None = UNSET,
+        require_verified_users: bool | None = None,
     ) -> Project:
         """Every field is checked before any is changed, so a refused update leaves the project as it was;
         `retention_days=None` keeps data forever."""
@@ -120,6 +121,7 @@ class Projects:
             "name": None if name is None else check_name(name),
             "description": None if description is None else check_description(description),
             "allowed_origins": None if allowed_origins is None else normalize_origins(allowed_origins),
+            "require_verified_users": require_verified_users,
         }
         kept = retention_days if retention_days is UNSET else check_retention_days(retention_days)  # type: ignore[arg-type]
         for field, value in changes.items():
@@ -129,6 +131,16 @@ class Projects:
             project.retention_days = kept  # type: ignore[assignment]
         await self.session.flush()
         return project
+
+    async def rotate_identity_secret(self, project: Project, box: SecretBox) -> str:
+        """A new identity secret, stored sealed in place of the old one (whose signatures stop matching at
+        once): the only time it is shown."""
+        require(self.scope, Access.ADMIN)
+        self._require_own(project)
+        secret = new_identity_secret()
+        project.sealed_identity_secret = box.seal(secret)
+        await self.session.flush()
+        return secret
 
     async def delete(self, project: Project) -> None:
         require(self.scope, Access.ADMIN)

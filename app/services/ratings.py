@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, false, select
+from sqlalchemy import ColumnElement, false, func, select
 
+from app.db.ids import parse_uuid
 from app.db.models import Rating, RatingType
+from app.db.paging import one_page
 from app.errors import NotFound
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
-from app.services.paging import one_page
-from app.services.projects import ProjectScoped, parse_uuid
+from app.services.projects import ProjectScoped
 from app.services.rating_stats import counted_total
 
 
@@ -30,8 +31,10 @@ class Ratings(ProjectScoped):
         limit: int,
         path: str | None = None,
         value: int | None = None,
+        verified: bool | None = None,
     ) -> tuple[list[Rating], int]:
-        """One page of non-archived ratings, newest first, and the exact total from the counters."""
+        """One page of non-archived ratings, newest first, and the exact total: from the counters, or
+        counted from the rows for `verified`, which no counter keeps."""
         query = select(Rating).where(
             Rating.project_id == self.project.id,
             Rating.rating_type == str(rating_type),
@@ -41,9 +44,12 @@ class Ratings(ProjectScoped):
             query = query.where(Rating.path == path)
         if value is not None:
             query = query.where(Rating.value == value)
-        query = one_page(query, Rating, page, limit)
-        total = await counted_total(self.session, self.project, rating_type, path, value)
-        return list(await self.session.scalars(query)), total
+        if verified is None:
+            total = await counted_total(self.session, self.project, rating_type, path, value)
+        else:
+            query = query.where(Rating.submitted_by_verified == verified)
+            total = await self.session.scalar(select(func.count()).select_from(query.subquery())) or 0
+        return list(await self.session.scalars(one_page(query, Rating, page, limit))), total
 
     async def get(self, rating_id: str) -> Rating:
         """One rating of this project, archived or not; 404 when the project has no such rating."""

@@ -1,5 +1,7 @@
 """Retention: a project with `retention_days` keeps its feedback items, ratings and contact messages
-for that many days; older ones are deleted for good, with every counter kept exact.
+for that many days; older ones are deleted for good, with every counter kept exact, and so are the
+webhook deliveries of the project's events made before then (each carries a copy of its item).
+Finished deliveries of every project go after 30 days anyway (`prune_old_deliveries`).
 
 The deletion runs in batches, each its own short transaction, so a project with millions of old rows
 never holds one huge transaction (nor its locks) open. Each project carries `retention_due_at`, its
@@ -12,19 +14,28 @@ deleted stays deleted, with its counters.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
 from sqlalchemy import delete, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.rating_partitions import drop_expired_months
 from app.db.transactions import unit_of_work
 from app.ingest import delete_ratings
 from app.services.feedback_items import delete_feedback
 from app.timestamps import utc_now
+from app.webhooks.forgetting import (
+    forget_project_deliveries_before,
+    forget_replaced_secrets,
+    prune_deliveries,
+)
+
+logger = logging.getLogger("hearken.retention")
 
 BATCH_ROWS = 1000
 """Rows deleted per transaction."""
@@ -38,6 +49,7 @@ class Removed:
     feedback: int
     ratings: int
     contact_messages: int
+    webhook_deliveries: int = 0
 
 
 async def claim_due_projects(
@@ -90,11 +102,19 @@ async def apply_retention(
         result = await session.execute(delete(ContactMessage).where(ContactMessage.id.in_(oldest)))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    async with unit_of_work(session_maker) as session:
+        org_id = await session.scalar(select(Project.org_id).where(Project.id == project_id))
+        deliveries = (
+            0
+            if org_id is None
+            else await forget_project_deliveries_before(session, org_id, project_id, cutoff)
+        )
     return Removed(
         project_id=project_id,
         feedback=await _in_batches(session_maker, feedback, batch),
         ratings=await _in_batches(session_maker, ratings, batch),
         contact_messages=await _in_batches(session_maker, messages, batch),
+        webhook_deliveries=deliveries,
     )
 
 
@@ -115,12 +135,44 @@ async def _in_batches(
             return total
 
 
+async def prune_old_deliveries(
+    session_maker: async_sessionmaker[AsyncSession], *, now: datetime | None = None, batch: int = BATCH_ROWS
+) -> int:
+    """Delete every finished webhook delivery older than KEEP_DELIVERIES, with its attempts, a batch per
+    transaction; how many went."""
+    moment = now or utc_now()
+
+    async def step(session: AsyncSession) -> int:
+        return await prune_deliveries(session, moment, limit=batch)
+
+    return await _in_batches(session_maker, step, batch)
+
+
+async def forget_ended_secrets(
+    session_maker: async_sessionmaker[AsyncSession], *, now: datetime | None = None
+) -> int:
+    """Drop every webhook secret replaced by a rotation whose overlap has ended, in one transaction."""
+    async with unit_of_work(session_maker) as session:
+        return await forget_replaced_secrets(session, now or utc_now())
+
+
 async def run_due_retention(
     session_maker: async_sessionmaker[AsyncSession], *, now: datetime | None = None, batch: int = BATCH_ROWS
 ) -> list[Removed]:
-    """Claim the projects whose retention is due and apply it to each."""
+    """Claim the projects whose retention is due and apply it to each: on PostgreSQL, first drop the
+    ratings' months that every project in them has outlived (no row by row deletion, no counter update
+    per rating), then delete what is left in batches."""
     now = now or utc_now()
+    claimed = await claim_due_projects(session_maker, now)
+    if claimed:
+        engine: AsyncEngine = session_maker.kw["bind"]
+        for dropped in await drop_expired_months(engine, now):
+            logger.info(
+                "dropped the ratings partition %s (%s ratings, all past their project's retention)",
+                dropped.name,
+                dropped.ratings,
+            )
     return [
         await apply_retention(session_maker, project_id, days, now, batch=batch)
-        for project_id, days in await claim_due_projects(session_maker, now)
+        for project_id, days in claimed
     ]

@@ -1,1 +1,2 @@
-"""Outbound webhooks: endpoints, the events they receive, signed delivery through the outbox."""
+"""Outbound webhooks: endpoints, the events they receive, signed delivery through the outbox (their API is
+`app/api/webhooks.py`)."""

@@ -8,11 +8,11 @@ from uuid import UUID
 from sqlalchemy import ScalarSelect, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.ids import parse_uuid
 from app.db.models import OutboxJob, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from app.db.paging import one_page
 from app.errors import NotFound
 from app.outbox import retry_now
-from app.services.paging import one_page
-from app.services.projects import parse_uuid
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,17 @@ Each attempt is one POST with a 10 s limit, redirects not followed, and at most 
 answer read. A 2xx is success; anything else (another status, no answer, a refused address) is a
 failed attempt, retried after the configured delays. Every attempt is kept with what the receiver
 answered. The endpoint's secret and the body never reach the log.
+
+Tenants share the dispatcher's webhook slots, so each process bounds what one organization can use: at
+most PER_ORGANIZATION deliveries of an organization, and PER_ENDPOINT to one endpoint, are attempted at
+once; the others wait their turn, and one that waited WAIT_SECONDS is handed back unattempted (no
+attempt counted, due again after NOT_NOW_SECONDS) well before its lease ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -20,13 +26,22 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookFormat
-from app.outbox import ClaimedJob, Outcome
+from app.db.secret_box import SecretBox
+from app.outbox import ClaimedJob, Outcome, not_now
+from app.timestamps import utc_now
+from app.webhooks.bounds import KeyedLimit
 from app.webhooks.events import TEST_EVENT, WEBHOOK_JOB
-from app.webhooks.signing import signature
+from app.webhooks.signing import SecretUnreadable, signature_header, signing_secrets, webhook_box
 from app.webhooks.slack import slack_text
 from app.webhooks.urls import NOT_PUBLIC, PublicOnlyResolver, is_public, literal_address
 
 TIMEOUT_SECONDS = 10.0
+SHARE = 32
+"""Deliveries one process attempts at once, every organization together."""
+PER_ORGANIZATION = 8
+PER_ENDPOINT = 4
+WAIT_SECONDS = 20.0
+NOT_NOW_SECONDS = 1.0
 RESPONSE_BYTES = 1024
 USER_AGENT = "Hearken-Webhooks/1"
 
@@ -48,6 +63,7 @@ def webhook_client(settings: Settings) -> aiohttp.ClientSession:
 
 class WebhookSender:
     kind = WEBHOOK_JOB
+    share = SHARE
 
     def __init__(
         self,
@@ -59,6 +75,9 @@ class WebhookSender:
         self._client = client
         self._delays = settings.webhook_retry_schedule
         self._public_only = not settings.webhooks_reach_private_addresses
+        self._box = webhook_box(settings.secret_key)
+        self._per_org = KeyedLimit(PER_ORGANIZATION)
+        self._per_endpoint = KeyedLimit(PER_ENDPOINT)
 
     @property
     def retry_delays(self) -> Sequence[float]:
@@ -81,7 +100,7 @@ class WebhookSender:
             if not endpoint.enabled and delivery.event_type != TEST_EVENT:
                 yield job, Outcome(ok=False, error="the endpoint is disabled", final=True)
                 continue
-            posts.append(asyncio.create_task(self._post(job, delivery, endpoint)))
+            posts.append(asyncio.create_task(self._bounded_post(job, delivery, endpoint)))
         try:
             for attempt in asyncio.as_completed(posts):
                 yield await attempt
@@ -89,14 +108,27 @@ class WebhookSender:
             for post in posts:
                 post.cancel()
 
+    async def _bounded_post(
+        self, job: ClaimedJob, delivery: WebhookDelivery, endpoint: WebhookEndpoint
+    ) -> tuple[ClaimedJob, Outcome]:
+        """The attempt, once its organization and its endpoint have a free place (or handed back)."""
+        async with contextlib.AsyncExitStack() as places:
+            try:
+                async with asyncio.timeout(WAIT_SECONDS):
+                    await places.enter_async_context(self._per_org.hold(endpoint.org_id))
+                    await places.enter_async_context(self._per_endpoint.hold(endpoint.id))
+            except TimeoutError:
+                return job, not_now(NOT_NOW_SECONDS)
+            return await self._post(job, delivery, endpoint)
+
     async def _post(
         self, job: ClaimedJob, delivery: WebhookDelivery, endpoint: WebhookEndpoint
     ) -> tuple[ClaimedJob, Outcome]:
-        body, headers = request_of(delivery, endpoint)
         started = time.monotonic()
         status: int | None = None
         answer = b""
         try:
+            body, headers = request_of(delivery, endpoint, self._box)
             self._check_literal_address(endpoint.url)
             async with asyncio.timeout(TIMEOUT_SECONDS):
                 async with self._client.post(
@@ -109,6 +141,8 @@ class WebhookSender:
             error = f"no answer within {TIMEOUT_SECONDS:.0f} s"
         except (aiohttp.ClientError, OSError) as exc:
             error = connection_error(exc)
+        except SecretUnreadable:
+            error = "the endpoint's secret was sealed under another HEARKEN_SECRET_KEY; rotate the secret"
         except ValueError as exc:  # a URL saved before a rule refused it: this delivery fails, not the batch
             error = f"the URL cannot be sent a request ({type(exc).__name__})"
         attempt = WebhookAttempt(
@@ -127,9 +161,12 @@ class WebhookSender:
             raise OSError(f"{host} {NOT_PUBLIC}")
 
 
-def request_of(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> tuple[bytes, dict[str, str]]:
-    """The body and headers of an attempt: the stored event, signed with this attempt's timestamp; or
-    for a Slack endpoint, the event as Slack text, unsigned."""
+def request_of(
+    delivery: WebhookDelivery, endpoint: WebhookEndpoint, box: SecretBox
+) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of an attempt: the stored event, signed with this attempt's timestamp (by
+    the endpoint's secret, and by the one it replaced while their overlap lasts); or for a Slack
+    endpoint, the event as Slack text, unsigned."""
     headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
     if endpoint.format == WebhookFormat.SLACK:
         return json.dumps({"text": slack_text(json.loads(delivery.body))}).encode(), headers
@@ -138,7 +175,8 @@ def request_of(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> tuple[by
     webhook_id = str(delivery.id)
     headers["webhook-id"] = webhook_id
     headers["webhook-timestamp"] = str(timestamp)
-    headers["webhook-signature"] = signature(endpoint.secret, webhook_id, timestamp, body)
+    keys = signing_secrets(box, endpoint, utc_now())
+    headers["webhook-signature"] = signature_header(keys, webhook_id, timestamp, body)
     return body, headers
 
 

@@ -4,23 +4,38 @@ another organization's endpoint is simply not found."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.db.ids import parse_uuid
 from app.db.models import OutboxJob, Project, WebhookDelivery, WebhookEndpoint, WebhookFormat
+from app.db.url_credentials import masked_url
 from app.errors import InvalidRequest, NotFound
-from app.services.projects import parse_uuid
+from app.schemas.fields import NOT_ONE_LINE, is_one_line
+from app.timestamps import utc_now
 from app.webhooks.events import EVENT_TYPES, TEST_EVENT, Event, queue_delivery
-from app.webhooks.signing import new_secret
+from app.webhooks.signing import ROTATION_OVERLAP, new_secret, webhook_box
 from app.webhooks.urls import checked_url
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope
 
 MAX_DESCRIPTION = 500
+MAX_ENDPOINTS = 20
+"""Endpoints one organization may have: each event is delivered to every one, and the deliveries of
+all organizations share the outbox."""
+
+
+@dataclass(frozen=True)
+class Issued:
+    """An endpoint and its new signing secret in plain text: only the answer that issued it holds it."""
+
+    endpoint: WebhookEndpoint
+    secret: str
 
 
 class WebhookEndpoints:
@@ -28,6 +43,12 @@ class WebhookEndpoints:
         self.session = session
         self.scope = scope
         self.settings = settings
+        self._box = webhook_box(settings.secret_key)
+
+    def shown_url(self, endpoint: WebhookEndpoint) -> str:
+        """The URL as this scope may see it: whole for those who may change it (admins and write
+        tokens), its credentials masked for everyone else."""
+        return endpoint.url if self.scope.access >= Access.ADMIN else masked_url(endpoint.url)
 
     async def list(self) -> list[WebhookEndpoint]:
         rows = await self.session.scalars(
@@ -56,9 +77,20 @@ class WebhookEndpoints:
         project_ids: Sequence[str] = (),
         description: str = "",
         format: str = WebhookFormat.STANDARD,
-    ) -> WebhookEndpoint:
-        """A new enabled endpoint with a new secret (read it from the returned row, this once)."""
+    ) -> Issued:
+        """A new enabled endpoint with a new secret, stored sealed; at most MAX_ENDPOINTS per
+        organization."""
         require(self.scope, Access.ADMIN)
+        count = await self.session.scalar(
+            select(func.count())
+            .select_from(WebhookEndpoint)
+            .where(WebhookEndpoint.org_id == self.scope.org_id)
+        )
+        if (count or 0) >= MAX_ENDPOINTS:
+            raise InvalidRequest(
+                "url", f"an organization may have at most {MAX_ENDPOINTS} webhook endpoints; delete one first"
+            )
+        secret = new_secret()
         endpoint = WebhookEndpoint(
             org_id=self.scope.org_id,
             url=await checked_url(url, self.settings),
@@ -67,11 +99,22 @@ class WebhookEndpoints:
             description=checked_description(description),
             format=checked_format(format),
             enabled=True,
-            secret=new_secret(),
+            sealed_secret=self._box.seal(secret),
         )
         self.session.add(endpoint)
         await self.session.flush()
-        return endpoint
+        return Issued(endpoint, secret)
+
+    async def rotate_secret(self, endpoint: WebhookEndpoint) -> Issued:
+        """A new secret; the one it replaces keeps signing for ROTATION_OVERLAP beside it. A rotation
+        within the overlap ends the overlap of the secret before (only the last two ever sign)."""
+        require(self.scope, Access.ADMIN)
+        secret = new_secret()
+        endpoint.sealed_previous_secret = endpoint.sealed_secret
+        endpoint.previous_secret_expires_at = utc_now() + ROTATION_OVERLAP
+        endpoint.sealed_secret = self._box.seal(secret)
+        await self.session.flush()
+        return Issued(endpoint, secret)
 
     async def update(self, endpoint: WebhookEndpoint, changes: dict[str, Any]) -> WebhookEndpoint:
         """Change any of url, events, project_ids, description, format, enabled; all checked first."""
@@ -136,6 +179,9 @@ def checked_events(events: Sequence[str]) -> list[str]:
 
 
 def checked_description(description: str) -> str:
+    """The endpoint's label: one line, at most 500 characters."""
+    if not is_one_line(description):
+        raise InvalidRequest("description", NOT_ONE_LINE)
     description = description.strip()
     if len(description) > MAX_DESCRIPTION:
         raise InvalidRequest("description", f"must be at most {MAX_DESCRIPTION} characters")

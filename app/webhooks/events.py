@@ -21,7 +21,13 @@ from app.schemas.feedback import FeedbackOut
 from app.timestamps import iso_z, utc_now
 from app.webhooks.subscriptions import subscriptions
 
-EventType = Literal["feedback.created", "feedback.updated", "contact_message.created", "webhook.test"]
+EventType = Literal[
+    "feedback.created",
+    "feedback.updated",
+    "contact_message.created",
+    "contact_message.replied",
+    "webhook.test",
+]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
 TEST_EVENT = "webhook.test"
 WEBHOOK_JOB = "webhook"
@@ -41,6 +47,8 @@ class EventBody(msgspec.Struct, omit_defaults=True):
     timestamp: str
     data: Any
     changes: list[FieldChange] | None = None
+    reply: Any = None
+    """contact_message.replied: the reply as the thread lists it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,7 @@ class Event:
     project_id: UUID | None = None
     """The project it happened in; endpoints limited to other projects do not receive it."""
     changes: list[FieldChange] | None = None
+    reply: Any = None
 
     def body(self) -> str:
         data: Any = self.subject
@@ -60,7 +69,9 @@ class Event:
         elif isinstance(self.subject, ContactMessage):
             data = ContactMessageOut.of(self.subject)
         encoded = msgspec.json.encode(
-            EventBody(type=self.type, timestamp=iso_z(utc_now()), data=data, changes=self.changes)
+            EventBody(
+                type=self.type, timestamp=iso_z(utc_now()), data=data, changes=self.changes, reply=self.reply
+            )
         )
         return encoded.decode()
 
@@ -80,6 +91,11 @@ def feedback_updated(item: FeedbackItem, changes: Sequence[tuple[str, Any, Any]]
 
 def contact_message_created(record: ContactMessage) -> Event:
     return Event("contact_message.created", record, record.project_id)
+
+
+def contact_message_replied(record: ContactMessage, reply: Any) -> Event:
+    """`reply` is the reply in its API form."""
+    return Event("contact_message.replied", record, record.project_id, reply=reply)
 
 
 async def record_events(session: AsyncSession, org_id: UUID, events: Sequence[Event]) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from app.db.models import JobStatus, WebhookAttempt, WebhookEndpoint
+from app.schemas.fields import LABEL_PATTERN
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 from app.webhooks.deliveries import DeliveryState
@@ -34,7 +35,12 @@ Url = Annotated[
         min_length=1, max_length=2048, pattern=URL_PATTERN, description="http(s) URL; https in production."
     ),
 ]
-Description = Annotated[str, msgspec.Meta(max_length=500)]
+Description = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=500, pattern=LABEL_PATTERN, description="A label: one line, without control characters."
+    ),
+]
 Events = Annotated[
     list[EventType],
     msgspec.Meta(max_length=10, description="Event types to receive; empty or absent: every event."),
@@ -70,7 +76,7 @@ class WebhookPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True,
 
 
 class WebhookOut(msgspec.Struct):
-    """An endpoint; never its secret."""
+    """An endpoint; never its secret. A read token sees the URL with its credentials masked (`***`)."""
 
     id: str
     url: str
@@ -82,10 +88,11 @@ class WebhookOut(msgspec.Struct):
     created_at: str
 
     @classmethod
-    def of(cls, endpoint: WebhookEndpoint) -> WebhookOut:
+    def of(cls, endpoint: WebhookEndpoint, url: str) -> WebhookOut:
+        """`url`: the endpoint's URL as the reader may see it."""
         return cls(
             id=str(endpoint.id),
-            url=endpoint.url,
+            url=url,
             events=list(endpoint.events),
             project_ids=list(endpoint.project_ids),
             description=endpoint.description,
@@ -99,6 +106,20 @@ class WebhookCreated(WebhookOut):
     """The answer to a create: the endpoint and its signing secret, shown this once."""
 
     secret: str = ""
+
+
+class SecretRotated(msgspec.Struct):
+    """The answer to a rotation: the new signing secret, shown this once, and when the replaced one
+    stops signing."""
+
+    secret: str
+    previous_secret_expires_at: str
+
+    @classmethod
+    def of(cls, secret: str, endpoint: WebhookEndpoint) -> SecretRotated:
+        expires = endpoint.previous_secret_expires_at
+        assert expires is not None  # set by the rotation
+        return cls(secret=secret, previous_secret_expires_at=iso_z(expires))
 
 
 class WebhookList(msgspec.Struct):

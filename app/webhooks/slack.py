@@ -27,6 +27,10 @@ def slack_text(event: dict[str, Any]) -> str:
         subject = f" about “{_escape(data['subject'])}”" if data.get("subject") else ""
         sender = f"{_escape(data.get('name'))} ({_escape(data.get('email'))})"
         return f"New contact message from {sender}{subject}: {_quote(data.get('message'))}"
+    if kind == "contact_message.replied":
+        reply = event.get("reply") or {}
+        to = f"{_escape(data.get('name'))} ({_escape(data.get('email'))})"
+        return f"{_escape(reply.get('author'))} replied to {to}: {_quote(reply.get('message'))}"
     return "Test event from Hearken: this endpoint receives Hearken's events."
 
 

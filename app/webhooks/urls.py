@@ -1,5 +1,11 @@
 """Which URLs webhooks may be sent to: http(s) with a host (https only in production), and in
-production no host that resolves to a loopback, private, link-local or otherwise non-public address.
+production no host that resolves to a loopback, private, link-local, multicast or otherwise non-public
+address.
+
+An IPv6 address that carries an IPv4 address (IPv4-mapped and -compatible, SIIT, NAT64 `64:ff9b::/96`,
+6to4 `2002::/16`, Teredo, ISATAP) is judged by that IPv4 address, since a translator or tunnel delivers
+the request there: `64:ff9b::7f00:1` is 127.0.0.1. The local-use NAT64 prefix `64:ff9b:1::/48` places the
+IPv4 address where each network chooses, so it is refused whole.
 
 The address rule is checked when an endpoint is saved and again on every connection
 (`PublicOnlyResolver`): DNS can change between the two, and a name that pointed outside can later point
@@ -22,15 +28,50 @@ from app.config import Settings
 from app.errors import InvalidRequest
 
 MAX_URL_LENGTH = 2048
-NOT_PUBLIC = "resolves to a loopback, private or link-local address"
+NOT_PUBLIC = "resolves to a loopback, private, link-local or multicast address"
 
 
 class NonPublicAddress(OSError):
     """The host resolves (also) to an address webhooks may not reach."""
 
 
+LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+SIIT = ipaddress.IPv6Network("::ffff:0:0:0/96")
+COMPATIBLE = ipaddress.IPv6Network("::/96")
+ISATAP_IDS = (0x00005EFE, 0x02005EFE)
+"""The upper half of an ISATAP interface id; the lower half is the IPv4 address."""
+
+
 def is_public(address: str) -> bool:
-    return ipaddress.ip_address(address.split("%", 1)[0]).is_global
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in LOCAL_NAT64:
+            return False
+        embedded = embedded_ipv4(ip)
+        if embedded:
+            return all(_is_public_ip(v4) for v4 in embedded)
+    return _is_public_ip(ip)
+
+
+def _is_public_ip(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return ip.is_global and not ip.is_multicast
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address hands its traffic to (both ends of a Teredo address)."""
+    low32 = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.ipv4_mapped is not None:
+        return [ip.ipv4_mapped]
+    if ip.sixtofour is not None:
+        return [ip.sixtofour]
+    if ip.teredo is not None:
+        return list(ip.teredo)
+    if ip in NAT64 or ip in SIIT or (ip in COMPATIBLE and int(ip) > 1):
+        return [low32]
+    if (int(ip) >> 32) & 0xFFFFFFFF in ISATAP_IDS:
+        return [low32]
+    return []
 
 
 def literal_address(host: str) -> str | None:

@@ -25,8 +25,13 @@ from app.db.models import Rating
 from app.db.transactions import unit_of_work
 from tests import databases
 from tests.bench import seed
+from tests.bench.backfill import backfill_part
+from tests.bench.capacity import capacity_part
 from tests.bench.exports import describe, measure_export
+from tests.bench.images import images_part
+from tests.bench.insights import insights_part
 from tests.bench.load import LoadResult, get_script, post_script, wrk
+from tests.bench.mcp_calls import mcp_part
 from tests.bench.servers import ROOT, Server, start
 from tests.bench.webhooks import webhooks_part
 from tests.services import REDIS_URL, reachable
@@ -42,11 +47,26 @@ ROUND_SECONDS = max(2, SECONDS // 2)
 """Ingest throughput alternates the bare endpoint and the application over ROUNDS rounds."""
 ONLY_INGEST = os.environ.get("BENCH_ONLY") == "ingest"
 """BENCH_ONLY=ingest measures rating submits alone (both databases): no statistics, lists or memory."""
+ONLY_POSTGRES = os.environ.get("BENCH_ONLY") == "postgres"
+"""BENCH_ONLY=postgres measures the PostgreSQL part alone: ingest, statistics, lists and exports (the
+before/after of a change to the ratings' storage)."""
+ONLY_CAPACITY = os.environ.get("BENCH_ONLY") == "capacity"
+"""BENCH_ONLY=capacity prints the figures of the capacity model (docs/scale.md): ratings per second per
+application core and per PostgreSQL core, group commit batch sizes, bytes per rating."""
 ONLY_WEBHOOKS = os.environ.get("BENCH_ONLY") == "webhooks"
 """BENCH_ONLY=webhooks measures feedback submits with and without a webhook endpoint alone."""
+ONLY_MCP = os.environ.get("BENCH_ONLY") == "mcp"
+"""BENCH_ONLY=mcp measures an MCP tool call against the equivalent REST request alone."""
 ONLY_EXPORTS = os.environ.get("BENCH_ONLY") == "exports"
 """BENCH_ONLY=exports measures the exports of LARGE feedback items and LARGE ratings alone (both
 databases)."""
+ONLY_BACKFILL = os.environ.get("BENCH_ONLY") == "backfill"
+"""BENCH_ONLY=backfill measures rating submits idle and while a backfill embeds, alone."""
+ONLY_IMAGES = os.environ.get("BENCH_ONLY") == "images"
+"""BENCH_ONLY=images measures a feedback submit with a 1 MB image against one without, alone."""
+ONLY_INSIGHTS = os.environ.get("BENCH_ONLY") == "insights"
+"""BENCH_ONLY=insights measures insights alone: quality on the labelled set, throughput, memory, latency
+at 100,000 items and theme recomputation (both databases)."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -310,6 +330,7 @@ def postgres_part() -> None:
     session_maker = config.create_session_maker()
     try:
         token, (small, large, inbox) = asyncio.run(seed.tenant(session_maker))
+        seed.partition_past_year(url)
         results["postgres_ingest"] = {
             f"{workers}_workers": ingest(workers, url, session_maker, small) for workers in INGEST_WORKERS
         }
@@ -418,8 +439,29 @@ def sqlite_part() -> None:
             asyncio.run(config.get_engine().dispose())
 
 
+def insights_only() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        sqlite_url = f"sqlite+aiosqlite:///{Path(folder) / 'insights.db'}"
+        databases.migrate(sqlite_url)
+        urls = [(sqlite_url, "SQLite")]
+        postgres_url = databases.postgres_create() if reachable("127.0.0.1", 5432) else None
+        if postgres_url:
+            urls.insert(0, (postgres_url, "PostgreSQL"))
+        try:
+            return insights_part(record, urls)
+        finally:
+            if postgres_url:
+                databases.postgres_drop(postgres_url)
+
+
 def main() -> None:
     started = time.monotonic()
+    if ONLY_INSIGHTS:
+        results["insights"] = insights_only()
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "insights.json").write_text(json.dumps(results, indent=2))
+        return
     if ONLY_EXPORTS:
         if reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
             url = databases.postgres_create()
@@ -433,12 +475,38 @@ def main() -> None:
             results["sqlite_exports"] = exports_only(url, redis=False)
         print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
         return
+    if ONLY_CAPACITY:
+        results["capacity"] = capacity_part(record, app_env, rating_script, SECONDS)
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "capacity.json").write_text(json.dumps(results, indent=2))
+        return
+    if ONLY_MCP:
+        results["mcp"] = mcp_part(record, app_env, ROUNDS, ROUND_SECONDS)
+        return
+    if ONLY_IMAGES:
+        results["images"] = images_part(record, app_env)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        return
+    if ONLY_BACKFILL:
+        results["backfill"] = backfill_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)
+        return
     if not ONLY_WEBHOOKS:
         postgres_part()
+    if ONLY_POSTGRES:
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "postgres.json").write_text(json.dumps(results, indent=2))
+        return
     if not ONLY_INGEST and reachable("127.0.0.1", 5432) and reachable("127.0.0.1", 6379):
         results["webhooks"] = webhooks_part(record, app_env, ROUNDS, ROUND_SECONDS)
+        if not ONLY_WEBHOOKS:
+            results["images"] = images_part(record, app_env)
     if not ONLY_WEBHOOKS:
         sqlite_part()
+    if not ONLY_INGEST and not ONLY_WEBHOOKS:
+        results["mcp"] = mcp_part(record, app_env, ROUNDS, ROUND_SECONDS)
+        results["backfill"] = backfill_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)
+        results["insights"] = insights_only()
     width = max(len(name) for name, _, _ in rows)
     print("\nHearken benchmark (" + f"{os.cpu_count()} cores, load generator on the same machine)")
     for name, value, target in rows:

@@ -6,21 +6,34 @@ import random
 from datetime import timedelta
 from uuid import UUID
 
-from sqlalchemy import insert
+from sqlalchemy import create_engine, insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
-from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Organization, Project
+from app.db.rating_partitions import ensure_partitions
 from app.db.transactions import unit_of_work
 from app.ingest import RatingInput, add_ratings
 from app.services.feedback_counters import apply_feedback_counts
 from app.services.projects import Projects
 from app.timestamps import utc_now
 from tenants.access_tokens import AccessTokens
-from tenants.models import Organization
 from tenants.scope import operator_scope
 
 ORIGIN = "https://bench.example"
+
+
+def partition_past_year(url: str) -> None:
+    """On PostgreSQL, the months of the past year made, as a database partitioned a year ago has them:
+    the seeded ratings spread over them as a year of submissions would."""
+    if not url.startswith("postgresql"):
+        return
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            ensure_partitions(connection, utc_now() - timedelta(days=366), ahead=16)
+    finally:
+        engine.dispose()
 
 
 async def tenant(session_maker: async_sessionmaker[AsyncSession]) -> tuple[str, list[Project]]:

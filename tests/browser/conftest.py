@@ -23,9 +23,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests are marked so, and each module's run on one worker (`make test` schedules by
+    xdist_group): its Chromium is launched once, not once on every worker that takes one of its tests."""
     for item in items:
-        if "tests/browser/" in str(item.path).replace("\\", "/"):
+        path = item.path.as_posix()
+        if "tests/browser/" in path:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group(path.rsplit("/", 1)[-1]))
 
 
 @pytest.fixture(scope="session")

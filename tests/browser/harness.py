@@ -54,6 +54,7 @@ class LiveServer:
             "HEARKEN_HOST": "127.0.0.1",
             "HEARKEN_PORT": str(self.port),
             "PYTHONPATH": str(REPO_ROOT),  # this checkout's code, whatever the installed package maps
+            "HEARKEN_EMBEDDINGS": "off",  # no model unless a test asks for insights
             **(extra_env or {}),
         }
         log = (self.folder / "server.log").open("wb")

@@ -30,6 +30,15 @@ TEMPLATE = "hearken_template"
 T = TypeVar("T")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """All fault tests run on one worker, one after another: they share this worker's PostgreSQL and
+    Redis (one of each per worker would cost a cluster's start each), stop and freeze them, and time
+    answers, which a second fault test beside them would slow."""
+    for item in items:
+        if "tests/faults/" in item.path.as_posix():
+            item.add_marker(pytest.mark.xdist_group("faults"))
+
+
 def _require_programs() -> None:
     missing = [name for name in ("haproxy", "redis-server", "runuser") if shutil.which(name) is None]
     if not missing:

@@ -37,7 +37,7 @@ async def test_unknown_routes_are_404_json(client: AsyncTestClient, tenant: Tena
         ("PUT", "/api/v1/projects/{pid}/feedback", {"GET", "POST"}),
         ("DELETE", "/api/v1/projects/{pid}/feedback", {"GET", "POST"}),
         ("POST", "/api/v1/projects/{pid}/feedback/{fid}/history", {"GET"}),
-        ("PATCH", "/api/v1/projects/{pid}/contact-messages/{fid}", {"GET", "DELETE"}),
+        ("PUT", "/api/v1/projects/{pid}/contact-messages/{fid}", {"GET", "PATCH", "DELETE"}),
         ("DELETE", "/api/v1/projects", {"GET"}),
     ],
 )

@@ -12,7 +12,7 @@ import re
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tenants.models import User
+from app.db.models import User
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -84,7 +84,10 @@ async def test_members_and_assignment(
     rows = list(
         csv.DictReader(
             io.StringIO(
-                (await client.get(feedback_url(tenant, "/export"), headers=tenant.headers)).text, newline=""
+                (await client.get(feedback_url(tenant, "/export"), headers=tenant.headers)).content.decode(
+                    "utf-8-sig"
+                ),
+                newline="",
             )
         )
     )

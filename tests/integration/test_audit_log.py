@@ -13,6 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import AccessToken, AuditEntry, Membership, Project
+from app.db.transactions import unit_of_work
+from app.services.contact_messages import ContactMessages
+from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
 
@@ -138,3 +141,53 @@ async def test_console_page_is_for_admins(
     assert page.status_code == status
     if status == 200:
         assert "<h1>Audit log</h1>" in page.text and "project.created" in page.text
+
+
+async def test_every_entry_names_its_target_and_purges_are_recorded(
+    client: AsyncTestClient,
+    console: Console,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    before = {e["id"] for e in await entries(client, tenant)}
+    webhook_id = (
+        await client.post("/api/v1/webhooks", json={"url": "https://hooks.example/t"}, headers=tenant.headers)
+    ).json()["id"]
+    user = await add_user(session_maker, tenant.org_id, "owner@org-a.example", "owner")
+    await console.login("owner@org-a.example")
+    await console.post("/settings/tokens", {"label": "named", "scope": "read"})
+    await console.post("/projects", {"name": "Named", "origins": ""})
+    project = f"/api/v1/projects/{tenant.project_id}"
+    item_id = (
+        await client.post(f"{project}/feedback", json={"message": "secret words"}, headers=tenant.headers)
+    ).json()["id"]
+    assert (
+        await client.delete(f"{project}/feedback/{item_id}?purge=true", headers=tenant.headers)
+    ).status_code == 204
+    async with unit_of_work(session_maker) as session:
+        message = await ContactMessages(session, operator_scope(tenant.org_id), tenant.project).create(
+            name="Ada", email="ada@example.org", message="private"
+        )
+    purged = await client.delete(
+        f"{project}/contact-messages/{message.id}?purge=true", headers=tenant.headers
+    )
+    assert purged.status_code == 204
+    async with session_maker() as session:
+        token_id = await session.scalar(select(AccessToken.id).where(AccessToken.label == "named"))
+        project_id = await session.scalar(select(Project.id).where(Project.name == "Named"))
+        member_id = await session.scalar(select(Membership.id).where(Membership.user_id == user.id))
+
+    log = [e for e in await entries(client, tenant) if e["id"] not in before]
+    targets = {e["action"]: e["target_id"] for e in log}
+    assert targets == {
+        "webhook.created": webhook_id,
+        "member.created": str(member_id),
+        "token.created": str(token_id),
+        "project.created": str(project_id),
+        "feedback.purged": item_id,
+        "contact_message.purged": str(message.id),
+    }
+    by_action = {e["action"]: e for e in log}
+    assert by_action["feedback.purged"]["actor"] == f"token {tenant.token[:12]}"
+    assert by_action["feedback.purged"]["details"] == {"project_id": str(tenant.project_id)}
+    assert "secret words" not in json.dumps(log) and "ada@example.org" not in json.dumps(log)

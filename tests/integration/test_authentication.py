@@ -6,9 +6,9 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import AccessToken
 from app.db.transactions import unit_of_work
 from tenants.access_tokens import AccessTokens
-from tenants.models import AccessToken
 from tenants.scope import operator_scope
 from tenants.token_format import token_digest
 from tests.factories import Tenant

@@ -4,11 +4,17 @@ exit with one line on stderr. Run as an operator runs it, against the test datab
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import uuid
+from pathlib import Path
 
+import anyio
 import pytest
+from litestar.stores.file import FileStore
 from litestar.testing import AsyncTestClient
 
+from tests.cluster import HEARKEN
 from tests.integration.public.servers import hearken, server_env
 
 
@@ -73,3 +79,34 @@ def test_bad_input_exits_non_zero_with_one_line(
     database_url: str, args: tuple[str, ...], message: str
 ) -> None:
     assert message in run_refused(server_env(database_url), *args)
+
+
+def test_help_says_what_hearkens_own_commands_do(tmp_path: Path) -> None:
+    env = {**server_env("sqlite+aiosqlite:///unused.db"), "COLUMNS": "200"}
+    result = subprocess.run([HEARKEN, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    text = [line.strip(" │") for line in result.stdout.splitlines() if line.strip(" │╭╰─")]
+    assert text[0] == "Usage: hearken [OPTIONS] COMMAND [ARGS]..."
+    assert text[1].startswith("Hearken: feedback, ratings and contact messages")
+    assert "Litestar CLI" not in result.stdout and "discover" not in result.stdout
+    assert "--app" not in result.stdout
+    listed = dict(re.findall(r"^│ (\w+)(?: +db)? {2,}(\S.*?) *│$", result.stdout, re.M))
+    assert {"orgs", "tokens", "projects", "database", "run", "sessions", "insights"} <= set(listed)
+    assert listed["run"].startswith("Serve Hearken over HTTP")
+    assert listed["database"].startswith("Upgrade the database")
+    assert listed["sessions"] == "Sign people out of the console."
+    assert not [line for line in listed.values() if "Litestar app" in line or "SQLAlchemy" in line]
+
+
+def test_sessions_clear_signs_everyone_out_of_the_console(tmp_path: Path) -> None:
+    env = server_env("sqlite+aiosqlite:///unused.db")
+    command = [HEARKEN, "sessions", "clear", "--yes"]
+    fresh = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert (fresh.returncode, fresh.stdout) == (0, '{"signed_out":"everyone"}\n'), fresh.stderr
+
+    (tmp_path / "var" / "console" / "sessions").mkdir(parents=True)
+    sessions = FileStore(tmp_path / "var" / "console" / "sessions")
+    anyio.run(sessions.set, "someone", b"{}")
+    cleared = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert cleared.returncode == 0, cleared.stderr
+    assert not anyio.run(sessions.exists, "someone")

@@ -7,9 +7,9 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from tenants.accounts import find_user
-from tenants.models import User
 from tests.console_helpers import PASSWORD, Console, errors_in
 
 NEW_PASSWORD = "a brand new passphrase"

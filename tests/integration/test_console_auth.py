@@ -9,9 +9,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.models import Membership, Organization, User
 from app.db.transactions import unit_of_work
 from app.main import create_app
-from tenants.models import Membership, Organization, User
 from tests.console_helpers import PASSWORD, Console, errors_in, use_memory_stores
 
 
@@ -120,7 +120,9 @@ async def test_session_cookie_is_http_only_lax_and_renewed_at_login(console: Con
 
 
 async def test_cookies_are_secure_when_the_base_url_is_https(database_url: str) -> None:
-    settings = Settings(database_url=database_url, secret_key="k" * 32, base_url="https://console.example")
+    settings = Settings(
+        embeddings="off", database_url=database_url, secret_key="k" * 32, base_url="https://console.example"
+    )
     app: Litestar = create_app(settings)
     use_memory_stores(app)
     async with AsyncTestClient(app=app, base_url="https://console.example") as client:

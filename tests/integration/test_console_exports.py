@@ -45,7 +45,8 @@ async def test_feedback_downloads_carry_the_filters(
     response = await console.get(csv_url)
     assert response.status_code == 200
     assert response.headers["content-disposition"].startswith("attachment;")
-    rows = list(csv.DictReader(io.StringIO(response.text, newline="")))
+    assert response.content.startswith("\ufeff".encode())  # Excel reads UTF-8 by its byte order mark
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
     assert [(row["message"], row["type"]) for row in rows] == [("'=1+1 broken", "Bug")]
     ndjson = await console.get(link(page, "Download NDJSON"))
     assert [line.count('"type":"Bug"') for line in ndjson.text.splitlines()] == [1]
@@ -63,7 +64,8 @@ async def test_ratings_and_contact_downloads(
         )
     await signed_in(console, tenant, session_maker)
     page = (await console.get(f"/projects/{tenant.project_id}/contact", params={"search": "ada"})).text
-    rows = list(csv.DictReader(io.StringIO((await console.get(link(page, "Download CSV"))).text, newline="")))
+    downloaded = (await console.get(link(page, "Download CSV"))).content.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(downloaded, newline="")))
     assert [row["email"] for row in rows] == ["ada@example.org"]
     ratings = (await console.get(f"/projects/{tenant.project_id}/ratings", params={"path": "/docs"})).text
     assert (

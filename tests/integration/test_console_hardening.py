@@ -18,8 +18,8 @@ from admin_ui.router import CSRF_COOKIE
 from admin_ui.security_headers import CONSOLE_HEADERS
 from admin_ui.sessions import SESSION_COOKIE, SESSION_STORE, console_stores
 from app.config import Settings
+from app.db.models import User
 from app.main import create_app
-from tenants.models import User
 from tests.console_helpers import PASSWORD, Console, add_user, use_memory_stores
 from tests.factories import Tenant
 
@@ -142,7 +142,9 @@ async def test_expired_sessions_are_purged_from_the_file_store(settings: Setting
 
 
 async def test_cookies_carry_the_host_prefix_where_secure(database_url: str, owner: User) -> None:
-    settings = Settings(database_url=database_url, secret_key="k" * 32, base_url="https://console.example")
+    settings = Settings(
+        embeddings="off", database_url=database_url, secret_key="k" * 32, base_url="https://console.example"
+    )
     app = create_app(settings)
     use_memory_stores(app)
     async with AsyncTestClient(app=app, base_url="https://console.example") as client:

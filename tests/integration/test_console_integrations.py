@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from tenants.models import User
+from app.db.models import User
 from tests.console_helpers import Console, add_user, errors_in
 from tests.factories import Tenant
 from tests.fake_mintlify import FakeMintlify, running
@@ -28,7 +28,10 @@ def fake() -> Iterator[FakeMintlify]:
 @pytest.fixture
 def settings(database_url: str, fake: FakeMintlify) -> Settings:
     return Settings(
-        database_url=database_url, secret_key="test-secret-key-for-the-suite", mintlify_api_url=fake.url
+        embeddings="off",
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        mintlify_api_url=fake.url,
     )
 
 

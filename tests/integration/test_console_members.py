@@ -9,9 +9,9 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from tenants.members import Members
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import PASSWORD, Console, add_user, concurrent_clients, errors_in
 from tests.factories import Tenant

@@ -6,11 +6,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import Project
+from app.db.models import Project, User
 from app.db.transactions import unit_of_work
 from tenants.access_tokens import AccessTokens
 from tenants.members import Members
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant

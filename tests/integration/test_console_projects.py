@@ -7,12 +7,12 @@ import re
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
@@ -127,6 +127,26 @@ async def test_install_page_has_every_snippet_with_the_key(
         assert f"data-project-key=&#34;{tenant.project_key}&#34;" in snippet.group(1)
 
 
+async def test_install_page_points_to_the_platform_recipes_and_the_package(
+    console: Console, owner: User, tenant: Tenant
+) -> None:
+    await signed_in(console, owner)
+    page = (await console.get(f"/projects/{tenant.project_id}/install")).text
+    for platform in ("Docusaurus", "MkDocs Material", "Sphinx with Furo", "VitePress"):
+        assert platform in page
+    assert f'&lt;HelpfulWidget projectKey="{tenant.project_key}" apiUrl="http://127.0.0.1:8000" /&gt;' in page
+    # each guide is a link to the repository's own text, rendered in the console
+    links = dict(re.findall(r'<a href="(/guides/[^"]+)">([^<]+)</a>', page))
+    assert set(links) == {"/guides/platforms", "/guides/npm-package"}
+    platforms = await console.get("/guides/platforms")
+    assert platforms.status_code == 200
+    assert "<h1>Widgets on documentation platforms and in apps</h1>" in platforms.text
+    assert "<h2>Docusaurus</h2>" in platforms.text and "<pre><code" in platforms.text
+    package = await console.get("/guides/npm-package")
+    assert "<h1>@hearken/widgets</h1>" in package.text and "npm install" in package.text
+    assert (await console.get("/guides/unknown")).status_code == 404
+
+
 async def test_visitor_text_in_names_is_escaped(console: Console, owner: User) -> None:
     await signed_in(console, owner)
     created = await console.post("/projects", {"name": "<img src=x onerror=alert(1)>"})
@@ -140,3 +160,52 @@ async def test_nul_characters_in_a_form_are_refused(console: Console, owner: Use
     assert refused.status_code == 400
     assert "NUL" in refused.text
     assert "Help" not in (await console.get("/projects")).text
+
+
+async def test_the_identity_secret_is_shown_once_and_only_verified_users_can_be_required(
+    console: Console, owner: User, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    await signed_in(console, owner)
+    overview = (await console.get(f"/projects/{tenant.project_id}")).text
+    assert ">Create identity secret</button>" in overview and "Only accept verified users" in overview
+
+    created = await console.htmx_post(f"/projects/{tenant.project_id}/identity-secret")
+    assert created.status_code == 200
+    secret = re.search(r'<code id="identity-secret">(ids_[A-Za-z0-9_-]{43})</code>', created.text)
+    assert secret is not None and "Copy secret" in created.text
+    again = (await console.get(f"/projects/{tenant.project_id}")).text
+    assert secret.group(1) not in again and ">Rotate identity secret</button>" in again
+
+    ticked = await console.htmx_post(
+        f"/projects/{tenant.project_id}/verified-users", {"require_verified_users": "true"}
+    )
+    assert ticked.status_code == 200 and 'value="true" checked' in ticked.text
+    async with unit_of_work(session_maker) as session:
+        project = await session.get(type(tenant.project), tenant.project.id)
+        assert project is not None and project.require_verified_users is True
+    unticked = await console.htmx_post(f"/projects/{tenant.project_id}/verified-users", {})
+    assert 'value="true" checked' not in unticked.text
+
+
+async def test_the_spam_view_lists_spam_and_not_spam_moves_it_to_the_inbox(
+    console: Console, owner: User, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    async with unit_of_work(session_maker) as session:
+        scope = operator_scope(tenant.project.org_id, "tests")
+        item = await FeedbackItems(session, scope, tenant.project).create(message="Cheap pills", spam=True)
+        record = await ContactMessages(session, scope, tenant.project).create(
+            name="Bot", email="bot@x.example", message="Buy now", spam=True
+        )
+        await session.commit()
+    await signed_in(console, owner)
+    assert ">Cheap pills<" not in (await console.get(f"/projects/{tenant.project_id}/feedback")).text
+    spam = (await console.get(f"/projects/{tenant.project_id}/spam")).text
+    assert ">Spam</a>" in spam and "Cheap pills" in spam and "Buy now" in spam
+    assert spam.count(">Not spam</button>") == 2
+    moved = await console.post(
+        f"/projects/{tenant.project_id}/spam/feedback/{item.id}", follow_redirects=True
+    )
+    assert moved.status_code == 200 and "Cheap pills" not in moved.text and "Buy now" in moved.text
+    await console.post(f"/projects/{tenant.project_id}/spam/contact/{record.id}")
+    assert "Cheap pills" in (await console.get(f"/projects/{tenant.project_id}/feedback")).text
+    assert "Buy now" in (await console.get(f"/projects/{tenant.project_id}/contact")).text

@@ -6,10 +6,10 @@ import re
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input, typed_input
 from app.schemas.rating_requests import HelpfulRatingBody, RatingContext, RatingObject, TypedRatingBody
-from tenants.models import User
 from tests.console_helpers import Console
 from tests.factories import Tenant
 
@@ -62,3 +62,13 @@ async def test_another_organizations_ratings_are_not_found(
 ) -> None:
     await console.login(owner.email)
     assert (await console.get(f"/projects/{other_tenant.project_id}/ratings")).status_code == 404
+
+
+async def test_cards_without_ratings_say_so_alike(console: Console, owner: User, tenant: Tenant) -> None:
+    """No ratings is no average: every card says "No ratings yet" rather than 0.00 of 5 or 0 %."""
+    await console.login(owner.email)
+    page = (await console.get(f"/projects/{tenant.project_id}/ratings")).text
+    cards = re.findall(r'<section class="card" aria-labelledby="(\w+)-title">(.*?)</section>', page, re.S)
+    empty = {name for name, card in cards if '<p class="big muted">No ratings yet</p>' in card}
+    assert empty == {"helpful", "star", "nps"}
+    assert "0.00" not in page and "0 ratings" not in page

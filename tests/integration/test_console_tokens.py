@@ -6,7 +6,7 @@ import re
 
 from litestar.testing import AsyncTestClient
 
-from tenants.models import User
+from app.db.models import User
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
 

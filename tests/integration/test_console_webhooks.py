@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from standardwebhooks import Webhook
 
 from app.config import Settings
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.webhooks.endpoints import WebhookEndpoints
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user, errors_in
 from tests.factories import Tenant
@@ -26,6 +26,7 @@ SECRET = re.compile(r'<code id="new-secret">(whsec_[A-Za-z0-9+/=]+)</code>')
 def settings(database_url: str) -> Settings:
     """No automatic retries: a failed attempt fails its delivery at once, and the Retry button decides."""
     return Settings(
+        embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         webhook_retry_schedule=(),
@@ -117,13 +118,17 @@ async def test_members_read_and_cannot_change(
     member = await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
     async with unit_of_work(session_maker) as session:
         scope = operator_scope(tenant.org_id, "tests")
-        endpoint = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/in")
+        issued = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/in")
+        await WebhookEndpoints(session, scope, settings).create(url="http://bot:pw1@127.0.0.1:9/h?key=k3y")
     await console.login(member.email)
     page = (await console.get("/webhooks")).text
     assert "http://127.0.0.1:9/in" in page
-    assert "Add endpoint" not in page and "Send test event" not in page and endpoint.secret not in page
-    for action in ("test", "disable", "delete"):
-        assert (await console.htmx_post(f"/webhooks/{endpoint.id}/{action}")).status_code == 403
+    assert "http://***:***@127.0.0.1:9/h?key=***" in page  # a member does not learn the credentials
+    assert "pw1" not in page and "k3y" not in page
+    assert "Add endpoint" not in page and "Send test event" not in page and issued.secret not in page
+    assert "Rotate secret" not in page
+    for action in ("test", "disable", "delete", "rotate-secret"):
+        assert (await console.htmx_post(f"/webhooks/{issued.endpoint.id}/{action}")).status_code == 403
     refused = await console.post("/webhooks", {"url": "http://127.0.0.1:9/other"})
     assert refused.status_code == 403
 
@@ -137,7 +142,9 @@ async def test_bad_urls_show_beside_the_field_and_other_orgs_are_not_found(
 ) -> None:
     async with unit_of_work(session_maker) as session:
         scope = operator_scope(other_tenant.org_id, "tests")
-        theirs = await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/theirs")
+        theirs = (
+            await WebhookEndpoints(session, scope, settings).create(url="http://127.0.0.1:9/theirs")
+        ).endpoint
     await console.login(owner.email)
     bad = await console.post("/webhooks", {"url": "ftp://example.org/x", "description": "kept"})
     assert bad.status_code == 400 and errors_in(bad.text) == [
@@ -145,5 +152,34 @@ async def test_bad_urls_show_beside_the_field_and_other_orgs_are_not_found(
     ]
     assert 'value="kept"' in bad.text and "No endpoints yet" in bad.text
     assert "theirs" not in (await console.get("/webhooks")).text
-    for action in ("test", "disable", "enable", "delete"):
+    for action in ("test", "disable", "enable", "delete", "rotate-secret"):
         assert (await console.htmx_post(f"/webhooks/{theirs.id}/{action}")).status_code == 404
+
+
+async def test_rotate_secret_shows_the_new_one_once_and_both_sign_meanwhile(
+    console: Console, owner: User, tenant: Tenant
+) -> None:
+    await console.login(owner.email)
+    with receiver() as hook:
+        added = await console.post("/webhooks", {"url": hook.url})
+        old = SECRET.search(added.text)
+        assert old is not None
+        listing = (await console.get("/webhooks")).text
+        button = re.search(
+            r'<form method="post" action="(/webhooks/[0-9a-f-]{36}/rotate-secret)"[^>]*>\s*'
+            r'<input[^>]*>\s*<button type="submit"[^>]*>Rotate secret</button>',
+            listing,
+        )
+        assert button is not None, listing
+        rotated = await console.htmx_post(button.group(1))
+        new = SECRET.search(rotated.text)
+        assert rotated.status_code == 200 and new is not None and new.group(1) != old.group(1)
+        assert "New signing secret" in rotated.text and "two signatures" in rotated.text
+        assert old.group(1) not in rotated.text
+        listing = (await console.get("/webhooks")).text
+        assert new.group(1) not in listing and old.group(1) not in listing
+
+        await console.htmx_post(button.group(1).replace("/rotate-secret", "/test"))
+        (request,) = await hook.wait_for(1)
+        for secret in (new.group(1), old.group(1)):
+            assert Webhook(secret).verify(request.body, request.headers)["type"] == "webhook.test"

@@ -53,6 +53,9 @@ async def test_get_returns_every_stored_field(
         "version": "3.0",
         "created_at": body["created_at"],
         "archived": False,
+        "submitted_by_verified": False,
+        "spam": False,
+        "status": "Open",
     }
     assert body["created_at"].endswith("Z")
 

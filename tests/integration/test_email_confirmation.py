@@ -86,7 +86,9 @@ async def test_a_made_up_confirmation_link_is_not_found(console: Console) -> Non
 async def test_without_smtp_every_account_counts_as_confirmed(
     database_url: str, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    app = create_app(Settings(database_url=database_url, secret_key="test-secret-key-for-the-suite"))
+    app = create_app(
+        Settings(embeddings="off", database_url=database_url, secret_key="test-secret-key-for-the-suite")
+    )
     use_memory_stores(app)
     async with AsyncTestClient(app=app) as client:
         console = Console(client)

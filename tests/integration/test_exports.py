@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tracemalloc
 from typing import Any
 
@@ -33,7 +34,11 @@ TRICKY = [
     "line one\nline two\r\nline three",
     "Grüße, ñandú, 日本語, emoji 🎉",
     "plain, with a comma",
+    "x;=1+1;y",
+    "tab\t+SUM(A1)",
+    'quoted; "=cmd"',
 ]
+FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t\r\n])(?=[\s\"']*[=+\-@])")
 
 
 def project_url(tenant: Tenant, suffix: str) -> str:
@@ -47,9 +52,13 @@ async def get_json(client: AsyncTestClient, tenant: Tenant, suffix: str) -> Any:
 
 
 async def export(client: AsyncTestClient, tenant: Tenant, suffix: str) -> tuple[Any, Any]:
+    """The answer and its text; a CSV export must begin with the UTF-8 byte order mark."""
     response = await client.get(project_url(tenant, suffix), headers=tenant.read_headers)
     assert response.status_code == 200, response.text
-    return response, response.content.decode("utf-8")
+    if "ndjson" in suffix:
+        return response, response.content.decode("utf-8")
+    assert response.content.startswith(b"\xef\xbb\xbf"), response.content[:20]
+    return response, response.content.decode("utf-8").removeprefix("\ufeff")
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
@@ -62,7 +71,8 @@ def ndjson(text: str) -> list[dict[str, Any]]:
 
 
 def as_cell(value: Any) -> str:
-    """What a list field becomes in a CSV cell: formulas defused, objects as JSON."""
+    """What a list field becomes in a CSV cell: formulas defused (also after a separator a spreadsheet
+    may split on), objects as JSON."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -72,6 +82,7 @@ def as_cell(value: Any) -> str:
         if isinstance(value, dict)
         else str(value)
     )
+    text = FORMULA_AFTER_SEPARATOR.sub(r"\1'", text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
@@ -106,6 +117,9 @@ async def test_feedback_export_matches_the_list_with_its_filters(
         "line one\nline two\r\nline three",
         "Grüße, ñandú, 日本語, emoji 🎉",
         'She said "hi", then left',
+        "x;'=1+1;y",
+        "tab\t'+SUM(A1)",
+        'quoted;\' "=cmd"',
     }
 
 
@@ -198,7 +212,7 @@ async def test_contact_export_matches_the_list_and_defuses_formulas(
         rows = csv_rows((await export(client, tenant, f"/contact-messages/export{query}"))[1])
         assert [row["id"] for row in rows] == [m["id"] for m in listed]
         assert [row["name"] for row in rows] == [as_cell(m["name"]) for m in listed]
-        assert [row["message"] for row in rows] == [m["message"] for m in listed]
+        assert [row["message"] for row in rows] == [as_cell(m["message"]) for m in listed]
     names = {row["name"] for row in csv_rows((await export(client, tenant, "/contact-messages/export"))[1])}
     assert "'@SUM(A1:A9)" in names and "'+1 555 0100" in names and "'\rcarriage" in names
 

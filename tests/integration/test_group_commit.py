@@ -66,7 +66,7 @@ async def test_when_the_database_is_down_every_request_in_the_batch_fails(tenant
 
 async def test_after_its_connection_is_lost_the_writer_reconnects(postgres_url: str) -> None:
     """A database restart costs the batch that was in flight (503), not every batch after it."""
-    databases.postgres_truncate(postgres_url)
+    databases.postgres_empty(postgres_url)
     config = build_db_config(Settings(database_url=postgres_url, secret_key="test"))
     tenant = await make_tenant(config.create_session_maker())
     await config.get_engine().dispose()

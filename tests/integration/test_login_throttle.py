@@ -20,10 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from admin_ui.login_throttle import PER_CLIENT, PER_EMAIL_AND_CLIENT, SIGNUPS_PER_CLIENT
 from app.config import Settings
 from app.db.cache_generation import cache_generation
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.main import create_app
 from app.services.projects import Projects
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import CSRF_FIELD, PASSWORD, Console, concurrent_clients, use_memory_stores
 from tests.factories import Tenant

@@ -37,6 +37,7 @@ RESET = Mail(
 
 def mail_settings(database_url: str, smtp_url: str | None) -> Settings:
     return Settings(
+        embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         smtp_url=smtp_url,

@@ -1,23 +1,26 @@
 """Migrations that carry data: 0003 totals the day counters that a database already holds; 0008 counts
-the ratings again by version and reason."""
+the ratings again by version and reason; 0018 seals webhook secrets (and opens them again downgrading)."""
 
 from __future__ import annotations
 
 import asyncio
 from datetime import UTC, date, datetime
 
+import pytest
 import sqlalchemy as sa
 from advanced_alchemy.alembic.commands import AlembicCommands
-from advanced_alchemy.types import GUID
+from advanced_alchemy.types import GUID, JsonB
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
-from app.config import Settings
+from app.config import Settings, get_settings
 from app.db.config import build_db_config
-from app.db.models import ALL_PATHS, Rating, RatingTotal, RatingType
+from app.db.models import ALL_PATHS, FeedbackItem, Project, Rating, RatingTotal, RatingType, WebhookEndpoint
+from app.db.secret_box import WEBHOOK_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from app.services.rating_stats import rating_stats, version_stats
+from app.webhooks.signing import new_secret
 from tests.factories import Tenant
 
 # rating_counters as 0002 and 0003 have it: before versions and reasons were counted
@@ -27,6 +30,27 @@ OLD_COUNTERS = sa.table(
     sa.column("day", sa.Date()),
     *(sa.column(name) for name in ("rating_type", "path", "scale", "value", "count")),
 )
+
+# webhook_endpoints as 0004 to 0017 have it: the secret in plain text
+OLD_ENDPOINTS = sa.table(
+    "webhook_endpoints",
+    sa.column("id", GUID(length=16)),
+    sa.column("org_id", GUID(length=16)),
+    *(sa.column(name) for name in ("url", "description", "format", "enabled", "secret")),
+    sa.column("events", JsonB),
+    sa.column("project_ids", JsonB),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+    sa.column("updated_at", sa.DateTime(timezone=True)),
+)
+
+# ratings as 0003 has them: the columns the ORM model has had since
+OLD_RATINGS = sa.table(
+    "ratings",
+    *(sa.column(name, Rating.__table__.c[name].type) for name in (
+        "id", "project_id", "rating_type", "value", "path", "version", "metadata", "archived",
+        "created_at", "updated_at",
+    )),
+)  # fmt: skip
 
 DAY_COUNTERS = [
     (ALL_PATHS, date(2026, 5, 1), 9, 3),
@@ -88,10 +112,11 @@ async def test_counters_are_rebuilt_by_version_and_reason_from_the_ratings(
         async with unit_of_work(session_maker) as session:
             for value, version, metadata, archived, day in ratings:
                 moment = datetime(2026, 5, day, 15, tzinfo=UTC)
-                session.add(
-                    Rating(id=uuid7(), project_id=project.id, rating_type="helpful", value=value, path="/a",
-                           version=version, custom_data=metadata, archived=archived, created_at=moment,
-                           updated_at=moment)
+                await session.execute(
+                    insert(OLD_RATINGS),
+                    {"id": uuid7(), "project_id": project.id, "rating_type": "helpful", "value": value,
+                     "path": "/a", "version": version, "metadata": metadata, "archived": archived,
+                     "created_at": moment, "updated_at": moment},
                 )  # fmt: skip
             await session.commit()
     finally:
@@ -104,3 +129,73 @@ async def test_counters_are_rebuilt_by_version_and_reason_from_the_ratings(
             ("2.3", "2026-05-01", 2, {}),
             ("2.4", "2026-05-03", 3, {"inaccurate": 2}),
         ]
+
+
+async def test_webhook_secrets_are_sealed_and_opened_again_by_the_downgrade(
+    settings: Settings,
+    session_maker: async_sessionmaker[AsyncSession],
+    tenant: Tenant,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The migration seals with the server's HEARKEN_SECRET_KEY, the key the application opens with."""
+    monkeypatch.setenv("HEARKEN_SECRET_KEY", settings.secret_key)
+    get_settings.cache_clear()
+    secret, ident = new_secret(), uuid7()
+    moment = datetime(2026, 5, 1, tzinfo=UTC)
+    await asyncio.to_thread(_alembic(settings).downgrade, "0017")
+    try:
+        async with unit_of_work(session_maker) as session:
+            await session.execute(
+                insert(OLD_ENDPOINTS).values(
+                    id=ident, org_id=tenant.org_id, url="http://127.0.0.1:9/in", description="",
+                    format="standard", enabled=True, secret=secret, events=[], project_ids=[],
+                    created_at=moment, updated_at=moment,
+                )
+            )  # fmt: skip
+            await session.commit()
+        await asyncio.to_thread(_alembic(settings).upgrade, "0018")
+        async with unit_of_work(session_maker) as session:
+            sealed = await session.scalar(
+                select(WebhookEndpoint.sealed_secret).where(WebhookEndpoint.id == ident)
+            )
+            assert sealed is not None and secret.removeprefix("whsec_") not in sealed
+            assert secret_box(settings.secret_key, WEBHOOK_SECRETS).open(sealed) == secret
+        await asyncio.to_thread(_alembic(settings).downgrade, "0017")
+        async with unit_of_work(session_maker) as session:
+            plain = await session.scalar(select(OLD_ENDPOINTS.c.secret).where(OLD_ENDPOINTS.c.id == ident))
+            assert plain == secret
+    finally:
+        await asyncio.to_thread(_alembic(settings).upgrade, "head")
+        get_settings.cache_clear()
+
+
+async def test_rows_kept_across_verified_users_are_unverified(
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    await asyncio.to_thread(_alembic(settings).downgrade, "0018")
+    old_feedback = sa.table(
+        "feedback_items",
+        *(sa.column(name, FeedbackItem.__table__.c[name].type) for name in (
+            "id", "project_id", "message", "status", "type", "source", "submitted_by", "archived",
+            "created_at", "updated_at",
+        )),
+    )  # fmt: skip
+    moment = datetime(2026, 5, 1, tzinfo=UTC)
+    try:
+        async with unit_of_work(session_maker) as session:
+            await session.execute(
+                insert(old_feedback),
+                {"id": uuid7(), "project_id": tenant.project.id, "message": "kept", "status": "New",
+                 "type": "Bug", "source": "Widget", "submitted_by": "user_1", "archived": False,
+                 "created_at": moment, "updated_at": moment},
+            )  # fmt: skip
+            await session.commit()
+    finally:
+        await asyncio.to_thread(_alembic(settings).upgrade, "head")
+    async with unit_of_work(session_maker) as session:
+        rows = (
+            await session.execute(select(FeedbackItem.message, FeedbackItem.submitted_by_verified))
+        ).tuples()
+        assert list(rows) == [("kept", False)]
+        project = await session.get(Project, tenant.project.id)
+        assert project is not None and project.require_verified_users is False

@@ -14,11 +14,11 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.models import User
 from app.db.transactions import unit_of_work
 from app.notifications.digest import send_digests
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
-from tenants.models import User
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant

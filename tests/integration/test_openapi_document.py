@@ -31,7 +31,7 @@ ANY_ID = "0190b2b4-0000-7000-8000-000000000000"
 @pytest.fixture(scope="module")
 def document_app(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Litestar:
     url = databases.sqlite_copy(sqlite_template, tmp_path_factory.mktemp("document"))
-    return create_app(Settings(database_url=url, secret_key="document-tests"))
+    return create_app(Settings(embeddings="off", database_url=url, secret_key="document-tests"))
 
 
 @pytest.fixture(scope="module")
@@ -170,3 +170,25 @@ async def test_query_parameters_are_read_as_strictly_as_documented(
     )
     assert ratings.status_code == 400
     assert (await client.get(f"{feedback}?search=null", headers=tenant.headers)).status_code == 200
+
+
+NOT_REST = {
+    "/mcp",
+    "/.well-known/oauth-authorization-server",
+    "/.well-known/oauth-protected-resource",
+    "/.well-known/oauth-protected-resource/mcp",
+    "/register",
+    "/authorize",
+    "/token",
+    "/revoke",
+}
+"""Mounted applications that speak another protocol (MCP's JSON-RPC, OAuth's forms and redirects) and are
+described by their own standards' metadata, not by this document: see docs/mcp.md."""
+
+
+def test_mounted_protocols_are_left_out_of_the_document_on_purpose(
+    document_app: Litestar, document: dict[str, Any]
+) -> None:
+    mounts = {route.path for route in document_app.routes if not isinstance(route, HTTPRoute)}
+    assert mounts == NOT_REST
+    assert [path for path in document["paths"] if any(path.startswith(m) for m in NOT_REST)] == []

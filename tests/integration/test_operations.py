@@ -58,7 +58,10 @@ async def test_health_and_readiness(client: AsyncTestClient[Litestar]) -> None:
     assert (await client.get("/healthz")).json() == {"status": "ok"}
     ready = await client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json() == {"status": "ready", "checks": {"database": "ok", "redis": "not_configured"}}
+    assert ready.json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "redis": "not_configured", "insights": "off"},
+    }
 
 
 async def test_readiness_says_when_redis_is_away_and_fails_without_the_database(settings: Settings) -> None:
@@ -67,7 +70,7 @@ async def test_readiness_says_when_redis_is_away_and_fails_without_the_database(
         ready = await client.get("/readyz")
     assert ready.status_code == 200
     assert ready.json()["status"] == "degraded"
-    assert ready.json()["checks"] == {"database": "ok", "redis": "unavailable"}
+    assert ready.json()["checks"] == {"database": "ok", "redis": "unavailable", "insights": "off"}
     assert "per process" in ready.json()["details"]
 
     if settings.is_sqlite:
@@ -110,11 +113,10 @@ async def test_request_ids_are_echoed_and_in_every_log_line_of_their_request(
 async def test_every_route_is_counted_by_its_template(
     app: Litestar, client: AsyncTestClient[Litestar]
 ) -> None:
-    templates = set()
+    templates = {route.path_format for route in app.routes}
     for route in app.routes:
         if not isinstance(route, HTTPRoute):
             continue
-        templates.add(route.path_format)
         ids = {name: str(uuid4()) for name in route.path_parameters}
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
             if route.path_format.startswith("/static"):

@@ -14,9 +14,9 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.models import PasswordReset, User
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
-from tenants.models import PasswordReset, User
 from tests.console_helpers import PASSWORD, Console, errors_in
 from tests.mail_server import Inbox, inbox_fixture, link_in, mailing_settings, text_of
 

@@ -34,6 +34,7 @@ async def test_helpful_rating_is_created_in_simple_form(
         "path",
         "version",
         "submitted_by",
+        "submitted_by_verified",
         "archived",
         "created_at",
     }
@@ -96,6 +97,7 @@ async def test_star_rating_echoes_the_rating_object_with_default_max_stars(
         "metadata": {"plan": "pro", "seats": 3, "ratio": 0.5, "beta": True, "ref": None},
         "created_at": "2026-03-04T10:15:00.123Z",
         "archived": False,
+        "submitted_by_verified": False,
     }
 
 
@@ -117,7 +119,15 @@ async def test_typed_rating_without_context_omits_absent_fields(
     )
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "project_id", "rating_type", "value", "created_at", "archived"}
+    assert set(body) == {
+        "id",
+        "project_id",
+        "rating_type",
+        "value",
+        "created_at",
+        "archived",
+        "submitted_by_verified",
+    }
     assert body["rating_type"] == rating["type"]
     assert body["value"] == echoed
     assert body["archived"] is False

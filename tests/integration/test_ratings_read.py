@@ -114,6 +114,7 @@ async def test_typed_list_filters_by_type_and_path(client: AsyncTestClient, tena
             "path": "/a",
             "created_at": helpful["created_at"],
             "archived": False,
+            "submitted_by_verified": False,
         }
     ]
 

@@ -33,7 +33,10 @@ DAYS_AGO = (1, 10, 29, 31, 45, 400)
 def settings(database_url: str) -> Settings:
     """These tests run the job themselves: the app's own periodic loop would race them for the lease."""
     return Settings(
-        database_url=database_url, secret_key="test-secret-key-for-the-suite", periodic_jobs=False
+        embeddings="off",
+        database_url=database_url,
+        secret_key="test-secret-key-for-the-suite",
+        periodic_jobs=False,
     )
 
 
@@ -153,7 +156,9 @@ async def test_a_server_process_applies_due_retention_at_start_unless_told_not_t
 ) -> None:
     await seed(session_maker, tenant.project, random.Random(2))
     await keep_for(session_maker, tenant.project, 30)
-    app = create_app(Settings(database_url=settings.database_url, periodic_jobs=periodic_jobs))
+    app = create_app(
+        Settings(embeddings="off", database_url=settings.database_url, periodic_jobs=periodic_jobs)
+    )
     async with AsyncTestClient(app=app) as client:
         assert (await client.get("/healthz")).status_code == 200
         deadline = time.monotonic() + (10 if periodic_jobs else 1)

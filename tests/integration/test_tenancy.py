@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from uuid import uuid4
 
 from litestar import Litestar
@@ -24,12 +25,15 @@ from app.config import Settings
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
+from app.services.attachments import FeedbackAttachments
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
+from app.services.image_cleaning import cleaned
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
 from tests.console_helpers import Console
 from tests.factories import Tenant
+from tests.images import png
 
 API_PREFIX = "/api/v1/"
 PROJECT_PREFIX = "/api/v1/projects/{project_id}"
@@ -76,7 +80,7 @@ def org_endpoints(app: Litestar, *, with_ids_only: bool = True) -> list[Endpoint
             continue
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
             endpoint = Endpoint(method, route.path_format, tuple(route.path_parameters))
-            if str(endpoint) not in PUBLIC_ROUTES:  # the Stripe receiver: no token, its own test below
+            if str(endpoint) not in PUBLIC_ROUTES:  # the webhook receivers: no token, tested below
                 endpoints.append(endpoint)
     return endpoints
 
@@ -99,6 +103,9 @@ def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
         "POST /api/v1/projects/{project_id}/feedback",
         "PATCH /api/v1/projects/{project_id}/feedback/{feedback_id}",
         "DELETE /api/v1/projects/{project_id}/contact-messages/{message_id}",
+        "GET /api/v1/projects/{project_id}/feedback/{feedback_id}/similar",
+        "GET /api/v1/projects/{project_id}/themes",
+        "POST /api/v1/projects/{project_id}/themes/refresh",
     } <= found
 
 
@@ -144,8 +151,16 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         )
         body = HelpfulRatingBody(value=True, path="/b")
         (rating,) = await add_ratings(session, [(owner.project.id, helpful_input(body))])
+        (attachment,) = await FeedbackAttachments(
+            session, operator_scope(owner.project.org_id, "tests"), owner.project
+        ).store(feedback, [cleaned(png())], quota_bytes=10**6)
         await session.commit()
-    return {"feedback_id": str(feedback.id), "message_id": str(message.id), "rating_id": str(rating.id)}
+    return {
+        "feedback_id": str(feedback.id),
+        "message_id": str(message.id),
+        "rating_id": str(rating.id),
+        "attachment_id": str(attachment.id),
+    }
 
 
 async def test_ids_of_another_projects_resources_are_404_under_ones_own_project(
@@ -192,7 +207,7 @@ async def foreign_org_resources(
     async with unit_of_work(session_maker) as session:
         scope = operator_scope(owner.org_id, "tests")
         webhooks = WebhookEndpoints(session, scope, settings)
-        webhook = await webhooks.create(url="http://127.0.0.1:9/never")
+        webhook = (await webhooks.create(url="http://127.0.0.1:9/never")).endpoint
         delivery = await webhooks.send_test(webhook)
     return {"webhook_id": str(webhook.id), "delivery_id": str(delivery.id)}
 
@@ -248,9 +263,12 @@ PUBLIC_ROUTES = {
     "POST /api/v1/feedback/submit",
     "POST /api/v1/contact/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
+    "POST /api/v1/integrations/github/{integration_id}",
+    "POST /api/v1/integrations/linear/{integration_id}",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints (project key,
-origins, rate limits) and Stripe's webhook receiver (its signature authenticates a delivery)."""
+origins, rate limits) and the Stripe, GitHub and Linear webhook receivers (a signature authenticates a
+delivery)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
@@ -268,6 +286,10 @@ async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncT
     assert public == PUBLIC_ROUTES
     stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
     assert stripe.status_code == 404  # an unknown receiver, not a missing token
+    github = await client.post(f"/api/v1/integrations/github/{uuid4()}", content=b"{}")
+    assert github.status_code == 404
+    linear = await client.post(f"/api/v1/integrations/linear/{uuid4()}", content=b"{}")
+    assert linear.status_code == 404
 
 
 CONSOLE_PUBLIC_ROUTES = {
@@ -275,6 +297,9 @@ CONSOLE_PUBLIC_ROUTES = {
     "POST /signup",
     "GET /login",
     "POST /login",
+    "GET /login/sso",
+    "POST /login/sso",
+    "GET /login/sso/callback",
     "GET /invitations/{secret:str}",
     "POST /invitations/{secret:str}",
     "GET /password/forgot",
@@ -282,11 +307,16 @@ CONSOLE_PUBLIC_ROUTES = {
     "GET /password/reset/{secret:str}",
     "POST /password/reset/{secret:str}",
     "GET /account/confirm/{token:str}",
+    "POST /login/second-step",
+    "POST /login/passkey/options",
+    "POST /login/passkey",
+    "GET /connect/{secret:str}",
     "GET /notifications/unsubscribe/{token:str}",
     "POST /notifications/unsubscribe/{token:str}",
 }
-"""The only console routes that answer without a signed-in member: signing up and in, and the links
-that mail carries (each proves itself by its secret)."""
+"""The only console routes that answer without a signed-in member: signing up and in, the links that
+mail carries (each proves itself by its secret), and an assistant's consent page (it sends a signed-out
+member to log in and back)."""
 
 
 def console_routes(app: Litestar) -> list[tuple[str, HTTPRoute]]:
@@ -315,3 +345,30 @@ async def test_every_other_console_route_needs_a_signed_in_member(app: Litestar,
     assert "GET /password/forgot" in answers and "POST /account/language" in answers
     refused = {name for name, answer in answers.items() if answer == (303, "/login")}
     assert set(answers) - refused == CONSOLE_PUBLIC_ROUTES
+
+
+OAUTH_DANCE = (
+    "tests/browser/test_mcp_connect.py::test_an_assistant_connects_by_oauth_refreshes_and_is_disconnected"
+)
+MOUNTED_APPLICATIONS = {
+    "/mcp": "tests/integration/mcp/test_mcp_tools.py::test_another_organization_s_ids_are_unknown",
+    # OAuth: no organization data; the tokens they issue reach one organization only
+    "/.well-known/oauth-authorization-server": OAUTH_DANCE,
+    "/.well-known/oauth-protected-resource": OAUTH_DANCE,
+    "/.well-known/oauth-protected-resource/mcp": OAUTH_DANCE,
+    "/register": OAUTH_DANCE,
+    "/authorize": OAUTH_DANCE,
+    "/token": OAUTH_DANCE,
+    "/revoke": "tests/integration/mcp/test_oauth.py::test_a_revoked_token_stops_the_app",
+}
+"""Routes the walks above cannot try with a plain request (they speak another protocol), each with the
+test that tries another organization's ids through it."""
+
+
+def test_every_mounted_application_has_its_own_tenancy_test(app: Litestar) -> None:
+    mounts = {route.path for route in app.routes if not isinstance(route, HTTPRoute)}
+    assert mounts == set(MOUNTED_APPLICATIONS)
+    root = Path(__file__).resolve().parents[2]
+    for where in MOUNTED_APPLICATIONS.values():
+        module, test = where.split("::")
+        assert f"def {test}(" in (root / module).read_text(), where

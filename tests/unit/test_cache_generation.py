@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from app.db.cache_generation import FileGeneration
+from app.config import Settings
+from app.db.cache_generation import FileGeneration, generation_file
 from app.db.directory_cache import DirectoryCache
 
 
@@ -44,3 +45,14 @@ def test_directory_cache_is_bounded_and_unknown_keys_do_not_evict_known_ones() -
     assert (cache.get("b"), cache.get("c")) == ((True, 2), (True, 3))
     assert cache.get("unknown-99") == (True, None)
     assert cache.get("unknown-0") == (False, None)
+
+
+def test_servers_on_two_postgresql_databases_keep_generations_of_their_own() -> None:
+    first, second = (
+        generation_file(Settings(database_url=f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"))
+        for name in ("shop", "docs")
+    )
+    assert first != second
+    assert first == generation_file(
+        Settings(database_url="postgresql+psycopg://postgres@127.0.0.1:5432/shop")
+    )

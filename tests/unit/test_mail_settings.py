@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.config import Settings
-from app.mail.languages import preferred_language
 from app.mail.smtp import SmtpServer
+from tenants.languages import preferred_language
 
 BASE = {"HEARKEN_SECRET_KEY": "unit-test-key"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.errors import InvalidRequest
-from app.services.origins import normalize_origin, origin_allowed, request_origin
+from app.ingest import normalize_origin, origin_allowed, request_origin
 
 
 def test_non_ascii_hosts_are_encoded_as_browsers_send_them() -> None:

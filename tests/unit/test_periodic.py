@@ -26,3 +26,21 @@ async def test_a_failure_does_not_end_the_loop_and_the_loop_ends_with_the_app() 
     seen = calls
     await asyncio.sleep(0.2)
     assert calls == seen
+
+
+async def test_a_job_stopped_midway_whose_cleanup_fails_still_lets_the_app_stop() -> None:
+    """A job cancelled at shutdown inside a database call can fail in its cleanup with another error
+    (SQLAlchemy's PendingRollbackError): the loop must end, not wait an interval (an hour) to try again."""
+    started = asyncio.Event()
+
+    async def job(_: Litestar) -> None:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            raise RuntimeError("cannot unlock: the connection's transaction is invalid") from None
+
+    hook = periodic("test-job", lambda _: 3600, job)(Litestar())
+    await hook.__aenter__()
+    await started.wait()
+    await asyncio.wait_for(hook.__aexit__(None, None, None), timeout=5)

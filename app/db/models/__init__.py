@@ -1,35 +1,47 @@
 """Every model, re-exported so that migrations and services import from one place."""
 
+from app.db.models.access_token import AccessToken, TokenScope
+from app.db.models.attachment_usage import AttachmentUsage
 from app.db.models.audit_entry import AuditEntry
-from app.db.models.contact_message import ContactMessage
+from app.db.models.connected_app import ConnectedApp
+from app.db.models.contact_message import ContactMessage, ContactStatus
+from app.db.models.contact_reply import ContactReply
+from app.db.models.feedback_attachment import FeedbackAttachment
 from app.db.models.feedback_change import FeedbackChange
 from app.db.models.feedback_counter import FeedbackCounter
+from app.db.models.feedback_embedding import FeedbackEmbedding
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
+from app.db.models.github_integration import GithubIntegration
+from app.db.models.invitation import Invitation
+from app.db.models.linear_integration import LinearIntegration
+from app.db.models.linked_issue import LinkedIssue
+from app.db.models.membership import Membership, Role
 from app.db.models.mintlify_integration import MintlifyIntegration
 from app.db.models.notification_digest import NotificationDigest
 from app.db.models.notification_event import NotificationEvent
 from app.db.models.notification_setting import Frequency, NotificationSetting
+from app.db.models.oauth_authorization import OAuthAuthorization
+from app.db.models.oauth_client import OAuthClient
+from app.db.models.organization import Organization
 from app.db.models.outbound_email import OutboundEmail
 from app.db.models.outbox_job import JobStatus, OutboxJob
+from app.db.models.passkey import Passkey
+from app.db.models.password_reset import PasswordReset
 from app.db.models.project import Project
+from app.db.models.project_insight import ProjectInsight
 from app.db.models.rating import Rating, RatingType
 from app.db.models.rating_counter import ALL_PATHS, NO_REASON, NO_VERSION, REASON_LENGTH, RatingCounter
 from app.db.models.rating_total import RatingTotal
+from app.db.models.recovery_code import RecoveryCode
+from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
+from app.db.models.theme import Theme
+from app.db.models.totp_authenticator import TotpAuthenticator
+from app.db.models.user import User
 from app.db.models.webhook_attempt import WebhookAttempt
 from app.db.models.webhook_delivery import WebhookDelivery
 from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
-from tenants.models import (
-    AccessToken,
-    Invitation,
-    Membership,
-    Organization,
-    PasswordReset,
-    Role,
-    TokenScope,
-    User,
-)
 
 __all__ = [
     "ALL_PATHS",
@@ -37,35 +49,53 @@ __all__ = [
     "NO_VERSION",
     "REASON_LENGTH",
     "AccessToken",
+    "AttachmentUsage",
     "AuditEntry",
+    "ConnectedApp",
     "ContactMessage",
+    "ContactReply",
+    "ContactStatus",
+    "FeedbackAttachment",
     "FeedbackChange",
     "FeedbackCounter",
+    "FeedbackEmbedding",
     "FeedbackImport",
     "FeedbackItem",
     "FeedbackSource",
     "FeedbackStatus",
     "FeedbackType",
     "Frequency",
+    "GithubIntegration",
     "Invitation",
     "JobStatus",
+    "LinearIntegration",
+    "LinkedIssue",
     "Membership",
     "MintlifyIntegration",
     "NotificationDigest",
     "NotificationEvent",
     "NotificationSetting",
+    "OAuthAuthorization",
+    "OAuthClient",
     "Organization",
     "OutboundEmail",
     "OutboxJob",
+    "Passkey",
     "PasswordReset",
     "Project",
+    "ProjectInsight",
     "Rating",
     "RatingCounter",
     "RatingTotal",
     "RatingType",
+    "RecoveryCode",
     "Role",
+    "SsoConnection",
+    "SsoDomain",
     "StripeIntegration",
+    "Theme",
     "TokenScope",
+    "TotpAuthenticator",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

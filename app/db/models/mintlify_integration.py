@@ -17,7 +17,7 @@ class MintlifyIntegration(UUIDv7AuditBase):
     project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), unique=True)
     mintlify_project_id: Mapped[str] = mapped_column(String(200))
     sealed_api_key: Mapped[str] = mapped_column(Text)
-    """The admin API key, encrypted (app.imports.secret_box); never returned, logged or shown."""
+    """The admin API key, encrypted (app.db.secret_box); never returned, logged or shown."""
     imported: Mapped[int] = mapped_column(Integer, default=0)
     """Feedback items this integration has created, over all its syncs."""
     newest_created_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)

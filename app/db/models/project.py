@@ -7,7 +7,7 @@ from uuid import UUID, uuid4
 
 from advanced_alchemy.base import UUIDv7AuditBase
 from advanced_alchemy.types import DateTimeUTC, JsonB
-from sqlalchemy import ForeignKey, Integer, String, Text, Uuid
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, Uuid
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -23,3 +23,8 @@ class Project(UUIDv7AuditBase):
     """Items older than this many days are deleted for good by the periodic retention job; None keeps them."""
     retention_due_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)
     """When the retention job is next due for this project: the lease a process claims it by."""
+    sealed_identity_secret: Mapped[str | None] = mapped_column(Text, default=None)
+    """The identity secret backends sign user ids with, encrypted (app.db.secret_box); shown once, never
+    returned again."""
+    require_verified_users: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Refuse a submission that names a user without that user's valid signature."""

@@ -35,5 +35,7 @@ class Rating(UUIDv7AuditBase):
     path: Mapped[str | None] = mapped_column(String(PATH_MAX_LENGTH), default=None)
     version: Mapped[str | None] = mapped_column(String(VERSION_MAX_LENGTH), default=None)
     submitted_by: Mapped[str | None] = mapped_column(String(SUBMITTED_BY_MAX_LENGTH), default=None)
+    submitted_by_verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether submitted_by came with a valid signature made with the project's identity secret."""
     custom_data: Mapped[dict[str, Any] | None] = mapped_column("metadata", JsonB, default=None)
     archived: Mapped[bool] = mapped_column(Boolean, default=False)

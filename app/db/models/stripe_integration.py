@@ -14,4 +14,4 @@ class StripeIntegration(UUIDv7AuditBase):
 
     project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), unique=True)
     sealed_signing_secret: Mapped[str] = mapped_column(Text)
-    """The endpoint signing secret, encrypted (app.imports.secret_box); never returned."""
+    """The endpoint signing secret, encrypted (app.db.secret_box); never returned."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
+from datetime import datetime
 from uuid import UUID
 
 from advanced_alchemy.base import UUIDv7AuditBase
-from advanced_alchemy.types import JsonB
-from sqlalchemy import Boolean, ForeignKey, String
+from advanced_alchemy.types import DateTimeUTC, JsonB
+from sqlalchemy import Boolean, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -30,5 +31,12 @@ class WebhookEndpoint(UUIDv7AuditBase):
     """Projects whose events it receives; empty means every project of the organization."""
     format: Mapped[str] = mapped_column(String(16), default=WebhookFormat.STANDARD.value)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
-    secret: Mapped[str] = mapped_column(String(64))
-    """whsec_ and the base64 of the signing key; shown to the customer once, when created."""
+    sealed_secret: Mapped[str] = mapped_column(Text)
+    """The signing secret (whsec_ and the base64 of the key), encrypted (app.db.secret_box); shown to the
+    customer once, when created or rotated."""
+    sealed_previous_secret: Mapped[str | None] = mapped_column(Text, default=None)
+    """The secret the last rotation replaced, encrypted: deliveries carry its signature too until
+    previous_secret_expires_at, so receivers can switch without losing an event."""
+    previous_secret_expires_at: Mapped[datetime | None] = mapped_column(
+        DateTimeUTC(timezone=True), default=None
+    )

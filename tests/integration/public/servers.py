@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def server_env(database_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARKEN_")}
-    env.update(HEARKEN_DATABASE_URL=database_url, HEARKEN_SECRET_KEY="test-secret-key-for-the-suite", **extra)
+    # Insights off unless a test asks for them: a server that embeds loads the model.
+    env.update(HEARKEN_DATABASE_URL=database_url, HEARKEN_SECRET_KEY="test-secret-key-for-the-suite",
+               HEARKEN_EMBEDDINGS="off")  # fmt: skip
+    env.update(extra)
     return env
 
 

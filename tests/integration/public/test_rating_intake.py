@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import RateLimit, Settings
 from app.db.cache_generation import cache_generation
+from app.db.identity_secret import identity_box
 from app.db.models import ALL_PATHS, Rating, RatingCounter
 from app.db.transactions import unit_of_work
 from app.errors import NotFound, OriginNotAllowed, RateLimited, Unavailable
@@ -57,7 +58,7 @@ async def intake(
     limiter = RateLimiter(
         MemoryCounters(cache_generation(settings)), "secret", RateLimit(30, 60), RateLimit(100_000, 60)
     )
-    gate = PublicGate(settings, ProjectDirectory(session_maker), limiter)
+    gate = PublicGate(settings, ProjectDirectory(session_maker, identity_box(settings.secret_key)), limiter)
     intake = RatingIntake(gate, CountingCommit(rating_batches(settings)))
     yield intake
     await intake.close()
@@ -129,7 +130,7 @@ async def test_when_the_batch_cannot_be_committed_every_admitted_request_in_it_f
     limiter = RateLimiter(
         MemoryCounters(cache_generation(settings)), "secret", RateLimit(30, 60), RateLimit(100_000, 60)
     )
-    gate = PublicGate(settings, ProjectDirectory(session_maker), limiter)
+    gate = PublicGate(settings, ProjectDirectory(session_maker, identity_box(settings.secret_key)), limiter)
     unreachable = SqliteRatingBatches("sqlite+aiosqlite:////nonexistent-folder/hearken.db")
     intake = RatingIntake(gate, RatingGroupCommit(unreachable))
     outcomes = await asyncio.gather(

@@ -20,6 +20,7 @@ QUICK_RETRIES = (0.2, 0.2, 0.2)
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     return Settings(
+        embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         webhook_retry_schedule=QUICK_RETRIES,

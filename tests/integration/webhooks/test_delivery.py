@@ -251,7 +251,7 @@ async def test_in_production_a_private_address_is_refused_at_delivery_too(
             await client.post(f"{HOOKS}/{created['id']}/test", headers=tenant.headers)
             (delivery,) = await settled(client, tenant, created["id"])
             assert delivery["status"] == "failed"
-            assert "loopback, private or link-local" in delivery["last_error"], delivery
+            assert "loopback, private, link-local or multicast" in delivery["last_error"], delivery
             assert delivery["last_status_code"] is None
     assert hook.requests == []
 

@@ -34,8 +34,7 @@ async def subscribe(
 ) -> str:
     async with unit_of_work(session_maker) as session:
         scope = operator_scope(tenant.org_id, "tests")
-        endpoint = await WebhookEndpoints(session, scope, settings).create(url=url)
-        return endpoint.secret
+        return (await WebhookEndpoints(session, scope, settings).create(url=url)).secret
 
 
 async def add_feedback(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, message: str) -> None:

@@ -3,15 +3,14 @@ event, read the delivery log and retry a delivery. Another organization's endpoi
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
-from litestar import Controller, Request, delete, get, patch, post
+from litestar import Controller, delete, get, patch, post
 from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.db.models import WebhookEndpoint
+from app.dependencies import provide_webhooks
 from app.errors import error_responses
 from app.schemas.pagination import Pagination
 from app.webhooks.deliveries import WebhookDeliveries
@@ -21,19 +20,13 @@ from app.webhooks.schemas import (
     AttemptOut,
     DeliveryList,
     DeliveryOut,
+    SecretRotated,
     WebhookCreateBody,
     WebhookCreated,
     WebhookList,
     WebhookOut,
     WebhookPatchBody,
 )
-from tenants.scope import OrgScope
-
-
-async def provide_webhooks(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope
-) -> WebhookEndpoints:
-    return WebhookEndpoints(db_session, org_scope, request.app.state.settings)
 
 
 async def provide_webhook(webhook_id: str, webhooks: WebhookEndpoints) -> WebhookEndpoint:
@@ -58,8 +51,13 @@ class WebhookController(Controller):
 
     @get("/", summary="List the organization's webhook endpoints", responses=error_responses(401))
     async def list_webhooks(self, webhooks: WebhookEndpoints) -> WebhookList:
-        """Every endpoint of the token's organization, without secrets."""
-        return WebhookList(webhooks=[WebhookOut.of(endpoint) for endpoint in await webhooks.list()])
+        """Every endpoint of the token's organization, without secrets; a read token sees credentials
+        in URLs (user and password, query values, secret path segments) masked as ***."""
+        return WebhookList(
+            webhooks=[
+                WebhookOut.of(endpoint, webhooks.shown_url(endpoint)) for endpoint in await webhooks.list()
+            ]
+        )
 
     @post(
         "/",
@@ -68,19 +66,22 @@ class WebhookController(Controller):
     )
     async def create_webhook(self, data: WebhookCreateBody, webhooks: WebhookEndpoints) -> WebhookCreated:
         """Events and projects default to all; the URL must be public http or https."""
-        endpoint = await webhooks.create(
+        issued = await webhooks.create(
             url=data.url,
             events=data.events,
             project_ids=data.project_ids,
             description=data.description,
             format=data.format,
         )
-        return WebhookCreated(**msgspec.structs.asdict(WebhookOut.of(endpoint)), secret=endpoint.secret)
+        return WebhookCreated(
+            **msgspec.structs.asdict(WebhookOut.of(issued.endpoint, issued.endpoint.url)),
+            secret=issued.secret,
+        )
 
     @get(ONE, summary="Get one endpoint", responses=error_responses(400, 401, 404))
-    async def get_webhook(self, webhook: WebhookEndpoint) -> WebhookOut:
+    async def get_webhook(self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints) -> WebhookOut:
         """Without its secret; another organization's endpoint is not found."""
-        return WebhookOut.of(webhook)
+        return WebhookOut.of(webhook, webhooks.shown_url(webhook))
 
     @patch(
         ONE,
@@ -92,7 +93,8 @@ class WebhookController(Controller):
     ) -> WebhookOut:
         """Only the fields sent change."""
         changes = {k: v for k, v in msgspec.structs.asdict(data).items() if v is not msgspec.UNSET}
-        return WebhookOut.of(await webhooks.update(webhook, changes))
+        updated = await webhooks.update(webhook, changes)
+        return WebhookOut.of(updated, webhooks.shown_url(updated))
 
     @delete(
         ONE, summary="Delete an endpoint and its delivery log", responses=error_responses(400, 401, 403, 404)
@@ -100,6 +102,17 @@ class WebhookController(Controller):
     async def delete_webhook(self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints) -> None:
         """Its deliveries and their queued attempts go with it."""
         await webhooks.delete(webhook)
+
+    @post(
+        ONE + "/rotate-secret",
+        summary="Replace the signing secret; the answer holds the new one, shown only this once",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def rotate_secret(self, webhook: WebhookEndpoint, webhooks: WebhookEndpoints) -> SecretRotated:
+        """For 24 hours (until `previous_secret_expires_at`) every request is signed with the new secret
+        and with the one it replaced, so receivers can switch without losing an event."""
+        issued = await webhooks.rotate_secret(webhook)
+        return SecretRotated.of(issued.secret, webhook)
 
     @post(
         ONE + "/test",
