@@ -110,7 +110,9 @@ class ProjectMatrix:
             return []
         top = np.argpartition(-scores, count - 1)[:count]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self.ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+        top = top[np.isfinite(scores[top])]
+        # Whole arrays to Python at once: per-element numpy scalars cost more than the sort.
+        return list(zip([self.ids[i] for i in top.tolist()], scores[top].tolist(), strict=True))
 
 
 class Matrices:

@@ -15,6 +15,7 @@ from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
+from app.db.id_lookups import among_ids
 from app.db.models import (
     FeedbackChange,
     FeedbackCounter,
@@ -63,9 +64,14 @@ class FeedbackFilter:
     spam: bool = False
     """The items judged spam instead of the others: spam is in no other list."""
 
-    def conditions(self, project_id: UUID) -> list[ColumnElement[bool]]:
-        where = [
-            FeedbackItem.project_id == project_id,
+    def conditions(self, project_id: UUID, among: Sequence[UUID] | None = None) -> list[ColumnElement[bool]]:
+        """What the filter keeps of the project's items, or only of the items `among` these ids."""
+        where = (
+            [FeedbackItem.project_id == project_id]
+            if among is None
+            else among_ids(FeedbackItem, project_id, among)
+        )
+        where += [
             FeedbackItem.archived == self.archived,
             FeedbackItem.spam == self.spam,
         ]
@@ -214,9 +220,7 @@ class FeedbackItems(ProjectScoped):
         score = dict(ranked)
         matching = list(
             await self.session.scalars(
-                select(FeedbackItem.id).where(
-                    *where.conditions(self.project.id), FeedbackItem.id.in_(list(score))
-                )
+                select(FeedbackItem.id).where(*where.conditions(self.project.id, among=list(score)))
             )
         )
         matching.sort(key=lambda feedback_id: (-score[feedback_id], feedback_id))
@@ -226,7 +230,9 @@ class FeedbackItems(ProjectScoped):
             return [], len(matching)
         items = {
             item.id: item
-            for item in await self.session.scalars(self.query(where).where(FeedbackItem.id.in_(on_page)))
+            for item in await self.session.scalars(
+                select(FeedbackItem).where(*where.conditions(self.project.id, among=on_page))
+            )
         }
         return [items[feedback_id] for feedback_id in on_page if feedback_id in items], len(matching)
 

@@ -4,18 +4,17 @@ matrices and clustering live in app/insights/."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 from sqlalchemy import ColumnElement, func, or_, select
 
+from app.db.id_lookups import among_ids
 from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight, Theme
 from app.errors import InvalidRequest, Unavailable
 from app.insights.engine import InsightsEngine, insights_engine
 from app.insights.jobs import update_insight
-from app.insights.languages import language_of
 from app.insights.matrix import ProjectMatrix
 from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
@@ -101,11 +100,10 @@ class Insights(ProjectScoped):
         if len(matrix) == 0:
             return []
         try:
-            vector = (await engine.embedder.embed([text]))[0]
+            asked = await engine.query_vectors.of(engine.embedder, self.project.org_id, text)
         except Exception as exc:
             raise Unavailable(f"search by meaning is unavailable: {exc}") from exc
-        query = matrix.centred_query(vector, await asyncio.to_thread(language_of, text))
-        return matrix.nearest(query, SEMANTIC_CANDIDATES)
+        return matrix.nearest(matrix.centred_query(asked.vector, asked.language), SEMANTIC_CANDIDATES)
 
     async def theme(self, theme_id: str) -> Theme:
         """A theme of this project, or 400 naming the `theme` parameter."""
@@ -172,8 +170,9 @@ class Insights(ProjectScoped):
             item.id: item
             for item in await self.session.scalars(
                 select(FeedbackItem).where(
-                    *shown([FeedbackItem.project_id == self.project.id]),
-                    FeedbackItem.id.in_([feedback_id for feedback_id, _ in nearest]),
+                    *shown(
+                        among_ids(FeedbackItem, self.project.id, [feedback_id for feedback_id, _ in nearest])
+                    )
                 )
             )
         }

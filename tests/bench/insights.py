@@ -3,7 +3,9 @@ and without the model, similar-items and search-by-meaning latency at 100,000 it
 (PostgreSQL and SQLite), and the time to recompute the themes of 10,000 items.
 
 Latencies are the services' (`Insights.similar`, `FeedbackItems.list` with `semantic`), measured in one
-process after its first call has read the project's vectors (that first call is reported too). The
+process after its first call has read the project's vectors (that first call is reported too). A search
+is measured for texts not searched before (the text is embedded) and for their second page (the process
+remembers the text's vector). The
 100,000 vectors are the labelled set's own, repeated with noise, so neighbours are realistic.
 """
 
@@ -37,6 +39,7 @@ from app.services.feedback_items import FeedbackFilter, FeedbackItems
 from app.services.insights import Insights
 from app.timestamps import utc_now
 from tenants.scope import operator_scope
+from tests import databases
 from tests.bench import seed
 from tests.insights.labelled import (
     cross_language_recall_at_3,
@@ -169,6 +172,13 @@ async def _seed(
         )
 
 
+def search_texts(texts: list[str]) -> list[str]:
+    """CALLS different texts as people type them into a search: the first words of messages of the
+    labelled set, in its languages."""
+    starts = dict.fromkeys(" ".join(text.split()[:5]) for text in texts[::7])
+    return list(starts)[:CALLS]
+
+
 def _p50(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
@@ -187,6 +197,8 @@ async def latency(
         await _seed(session_maker, large.id, vectors, languages, texts, LARGE_PROJECT)
         seeded = time.perf_counter() - started
         await _seed(session_maker, small.id, vectors, languages, texts, THEME_ITEMS)
+        if url.startswith("postgresql"):
+            databases.analyze(url)  # what autovacuum does soon after a bulk load
         scope = operator_scope(large.org_id, "bench")
         async with session_maker() as session:
             ids = list(
@@ -194,7 +206,9 @@ async def latency(
                     select(FeedbackItem.id).where(FeedbackItem.project_id == large.id).limit(CALLS)
                 )
             )
-        similar_times, semantic_times = [], []
+        similar_times: list[float] = []
+        semantic_times: list[float] = []
+        next_page_times: list[float] = []
         first = 0.0
         for number, feedback_id in enumerate(ids):
             async with session_maker() as session:
@@ -208,20 +222,14 @@ async def latency(
                     first = spent
                 else:
                     similar_times.append(spent)
-        queries = [
-            "the app crashes when I open it",
-            "zu teuer",
-            "mörkt läge",
-            "search finds nothing",
-            "export to excel",
-        ]
-        for number in range(CALLS):
-            async with session_maker() as session:
-                items = FeedbackItems(session, scope, large)
-                began = time.perf_counter()
-                page, _ = await items.list(FeedbackFilter(semantic=queries[number % len(queries)]), limit=20)
-                semantic_times.append(time.perf_counter() - began)
-                assert page
+        for text in search_texts(texts):
+            for page_number, times in ((1, semantic_times), (2, next_page_times)):
+                async with session_maker() as session:
+                    items = FeedbackItems(session, scope, large)
+                    began = time.perf_counter()
+                    page, _ = await items.list(FeedbackFilter(semantic=text), page=page_number, limit=20)
+                    times.append(time.perf_counter() - began)
+                    assert page
         started = time.perf_counter()
         engine = configure(settings)
         themes = await recompute_themes(session_maker, engine, small.id, 1)
@@ -233,6 +241,7 @@ async def latency(
         "similar_first_call_ms": round(first * 1000, 1),
         "similar_p50_ms": round(_p50(similar_times), 1),
         "semantic_p50_ms": round(_p50(semantic_times), 1),
+        "semantic_next_page_p50_ms": round(_p50(next_page_times), 1),
         "themes_10k_seconds": round(themes_seconds, 1),
         "themes_10k_found": themes,
     }
@@ -243,7 +252,8 @@ async def latency(
     )
     record(
         f"insights semantic list p50, {LARGE_PROJECT:,} items ({label})",
-        f"{figures['semantic_p50_ms']} ms (embeds the text too)",
+        f"{figures['semantic_p50_ms']} ms a new text (embedded), "
+        f"{figures['semantic_next_page_p50_ms']} ms its next page",
         "(<= 50 ms)",
     )
     record(
