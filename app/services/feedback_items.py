@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
-from app.db.id_lookups import among_ids
+from app.db.id_lookups import checked_among
 from app.db.models import (
     FeedbackChange,
     FeedbackCounter,
@@ -64,14 +64,9 @@ class FeedbackFilter:
     spam: bool = False
     """The items judged spam instead of the others: spam is in no other list."""
 
-    def conditions(self, project_id: UUID, among: Sequence[UUID] | None = None) -> list[ColumnElement[bool]]:
-        """What the filter keeps of the project's items, or only of the items `among` these ids."""
-        where = (
-            [FeedbackItem.project_id == project_id]
-            if among is None
-            else among_ids(FeedbackItem, project_id, among)
-        )
-        where += [
+    def conditions(self, project_id: UUID) -> list[ColumnElement[bool]]:
+        where = [
+            FeedbackItem.project_id == project_id,
             FeedbackItem.archived == self.archived,
             FeedbackItem.spam == self.spam,
         ]
@@ -218,9 +213,12 @@ class FeedbackItems(ProjectScoped):
         if not ranked:
             return [], 0
         score = dict(ranked)
+        kept = where.conditions(self.project.id)
         matching = list(
             await self.session.scalars(
-                select(FeedbackItem.id).where(*where.conditions(self.project.id, among=list(score)))
+                select(FeedbackItem.id).where(
+                    *checked_among(self.session, FeedbackItem.id, list(score), kept)
+                )
             )
         )
         matching.sort(key=lambda feedback_id: (-score[feedback_id], feedback_id))
@@ -231,7 +229,7 @@ class FeedbackItems(ProjectScoped):
         items = {
             item.id: item
             for item in await self.session.scalars(
-                select(FeedbackItem).where(*where.conditions(self.project.id, among=on_page))
+                select(FeedbackItem).where(*checked_among(self.session, FeedbackItem.id, on_page, kept))
             )
         }
         return [items[feedback_id] for feedback_id in on_page if feedback_id in items], len(matching)

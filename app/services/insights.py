@@ -10,7 +10,7 @@ from uuid import UUID
 
 from sqlalchemy import ColumnElement, func, or_, select
 
-from app.db.id_lookups import among_ids
+from app.db.id_lookups import checked_among
 from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight, Theme
 from app.errors import InvalidRequest, Unavailable
 from app.insights.engine import InsightsEngine, insights_engine
@@ -170,8 +170,11 @@ class Insights(ProjectScoped):
             item.id: item
             for item in await self.session.scalars(
                 select(FeedbackItem).where(
-                    *shown(
-                        among_ids(FeedbackItem, self.project.id, [feedback_id for feedback_id, _ in nearest])
+                    *checked_among(
+                        self.session,
+                        FeedbackItem.id,
+                        [feedback_id for feedback_id, _ in nearest],
+                        shown([FeedbackItem.project_id == self.project.id]),
                     )
                 )
             )
