@@ -3,7 +3,8 @@ package: nothing is downloaded), an OpenAI-compatible embeddings service the ope
 
 The local model is loaded on first use, so a process that never embeds never holds it. Its work runs on
 one thread of its own with its OpenMP threads capped and the lowest CPU priority, off the event loop:
-requests keep being answered while a backfill runs.
+requests keep being answered while a backfill runs. A search's text is embedded on another thread, at
+normal priority: a request waits for it.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class Embedder(Protocol):
     name: str
     """Stored with each vector: vectors of different embedders are never compared."""
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """float32 vectors, one row per text, each of length 1."""
+    async def embed(self, texts: Sequence[str], *, waiting: bool = False) -> np.ndarray:
+        """float32 vectors, one row per text, each of length 1. `waiting`: a request waits for them (a
+        search), so they are not queued behind background work."""
         ...
 
     def status(self) -> tuple[str, str | None]:
@@ -49,7 +51,7 @@ class Embedder(Protocol):
 class NoEmbedder:
     name = "off"
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str], *, waiting: bool = False) -> np.ndarray:
         raise EmbeddingsUnavailable("insights are turned off on this server (HEARKEN_EMBEDDINGS=off)")
 
     def status(self) -> tuple[str, str | None]:
@@ -85,13 +87,17 @@ class LocalEmbedder:
         self._model: Any = None
         self._failure: str | None = None
         self._lock = threading.Lock()
-        self._executor = ThreadPoolExecutor(
+        self._background = ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="hearken-embeddings", initializer=_yield_to_requests
         )
+        # A search's text is part of a request: embedded at the request's priority on a thread of its
+        # own, beside a backfill's batch (the engine keeps no state between calls).
+        self._waited_for = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hearken-search-embeddings")
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str], *, waiting: bool = False) -> np.ndarray:
         cut = [text[:MAX_CHARACTERS] for text in texts]
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self._embed, cut)
+        executor = self._waited_for if waiting else self._background
+        return await asyncio.get_running_loop().run_in_executor(executor, self._embed, cut)
 
     def status(self) -> tuple[str, str | None]:
         if self._failure is not None:
@@ -146,7 +152,7 @@ class RemoteEmbedder:
         self.name = f"remote:{model}"[:100]
         self._failure: str | None = None
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str], *, waiting: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 1), np.float32)
         try:

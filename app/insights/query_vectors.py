@@ -36,7 +36,7 @@ class QueryVectors:
         key = (embedder.name, org_id, text)
         found = self._recent.get(key)
         if found is None:
-            vector = np.array((await embedder.embed([text]))[0], dtype=np.float32)
+            vector = np.array((await embedder.embed([text], waiting=True))[0], dtype=np.float32)
             vector.setflags(write=False)
             found = QueryVector(vector, await asyncio.to_thread(language_of, text))
             self._recent[key] = found

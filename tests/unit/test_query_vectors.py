@@ -16,7 +16,8 @@ class CountingEmbedder:
         self.name = name
         self.asked: list[str] = []
 
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+    async def embed(self, texts: Sequence[str], *, waiting: bool = False) -> np.ndarray:
+        assert waiting  # a search's text does not queue behind a backfill
         self.asked += texts
         return np.ones((len(texts), 4), np.float32) / 2
 
