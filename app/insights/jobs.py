@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from uuid import UUID
 
@@ -23,6 +25,7 @@ from app.insights.embedders import EmbeddingsUnavailable
 from app.insights.engine import InsightsEngine, insights_engine
 from app.insights.languages import language_of
 from app.insights.vectors import to_bytes
+from app.operations.metrics import REQUEST_STATS
 from app.outbox import ClaimedJob, Outcome, enqueue
 from app.timestamps import utc_now
 
@@ -33,6 +36,8 @@ BACKFILL_CHUNK = 16
 """Items per backfill job: a group of claimed jobs must end well within its lease on 2 busy cores."""
 LEASE_MARGIN = timedelta(seconds=10)
 RETRY_DELAYS = (10.0, 60.0, 300.0, 1800.0, 3600.0, 21600.0)
+PAUSE = 3.0
+"""After a job that overlapped requests, the next waits this many times the job's duration."""
 
 
 async def queue_embeddings(session: AsyncSession, items: Sequence[FeedbackItem]) -> None:
@@ -91,11 +96,13 @@ class EmbedSender:
 
     kind = EMBED_JOB
     share = 4
-    """Embedding jobs one process runs at once, beside (not instead of) mail and webhooks."""
+    """Embedding jobs one process holds at once, beside (not instead of) mail and webhooks; they embed
+    one after another, paced (`Pace`)."""
 
     def __init__(self, session_maker: async_sessionmaker[AsyncSession], engine: InsightsEngine) -> None:
         self._session_maker = session_maker
         self._engine = engine
+        self._pace = Pace(REQUEST_STATS.answered)
 
     @property
     def retry_delays(self) -> Sequence[float]:
@@ -103,29 +110,32 @@ class EmbedSender:
 
     async def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
         for job in jobs:
-            if utc_now() > job.lease - LEASE_MARGIN:
-                return  # the rest is taken again once the lease ends, rather than done twice
-            async with self._session_maker() as session:
-                rows = list(
-                    await session.execute(
-                        select(FeedbackEmbedding.id, FeedbackEmbedding.project_id, FeedbackItem.message)
-                        .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
-                        .where(FeedbackEmbedding.job_id == job.id)
-                    )
+            async with self._pace.turn():
+                if utc_now() > job.lease - LEASE_MARGIN:
+                    return  # the rest is taken again once the lease ends, rather than done twice
+                outcome = await self._embed(job)
+            yield job, outcome
+
+    async def _embed(self, job: ClaimedJob) -> Outcome:
+        async with self._session_maker() as session:
+            rows = list(
+                await session.execute(
+                    select(FeedbackEmbedding.id, FeedbackEmbedding.project_id, FeedbackItem.message)
+                    .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
+                    .where(FeedbackEmbedding.job_id == job.id)
                 )
-            if not rows:  # the items were deleted, or a newer job took them over
-                yield job, Outcome(ok=True)
-                continue
-            texts = [row[2] for row in rows]
-            try:
-                vectors = await self._engine.embedder.embed(texts)
-            except EmbeddingsUnavailable as exc:
-                yield job, Outcome(ok=False, error=str(exc)[:500])
-                continue
-            # Off the event loop too: the detector's first call loads its model.
-            languages = await asyncio.to_thread(languages_of, texts)
-            await self._save(job.id, rows, vectors, languages)
-            yield job, Outcome(ok=True)
+            )
+        if not rows:  # the items were deleted, or a newer job took them over
+            return Outcome(ok=True)
+        texts = [row[2] for row in rows]
+        try:
+            vectors = await self._engine.embedder.embed(texts)
+        except EmbeddingsUnavailable as exc:
+            return Outcome(ok=False, error=str(exc)[:500])
+        # Off the event loop too: the detector's first call loads its model.
+        languages = await asyncio.to_thread(languages_of, texts)
+        await self._save(job.id, rows, vectors, languages)
+        return Outcome(ok=True)
 
     async def _save(self, job_id: UUID, rows: list, vectors, languages: list[str | None]) -> None:  # type: ignore[type-arg]
         now = utc_now()
@@ -146,6 +156,36 @@ class EmbedSender:
                     )
                     .execution_options(synchronize_session=False)
                 )  # fmt: skip
+
+
+class Pace:
+    """Embedding gives way to requests: after a job during which the process answered requests, the next
+    one waits PAUSE times as long as that job took. While requests keep coming, embedding takes at most
+    1 / (1 + PAUSE) of the time; an idle process embeds at full speed."""
+
+    def __init__(
+        self,
+        answered: Callable[[], float],
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._answered = answered
+        self._clock = clock
+        self._sleep = sleep
+        self._resume_at = 0.0
+        self._lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        async with self._lock:  # one job at a time, however many the dispatcher runs
+            await self._sleep(max(0.0, self._resume_at - self._clock()))
+            answered, started = self._answered(), self._clock()
+            try:
+                yield
+            finally:
+                if self._answered() != answered:
+                    ended = self._clock()
+                    self._resume_at = ended + PAUSE * (ended - started)
 
 
 def languages_of(texts: Sequence[str]) -> list[str | None]:

@@ -100,6 +100,10 @@ class RequestStats(Collector):
     def __init__(self) -> None:
         self._series: dict[tuple[str, str, int], RequestSeries] = {}
 
+    def answered(self) -> float:
+        """Requests answered by this process so far, of every route and status."""
+        return sum(series[0] for series in list(self._series.values()))
+
     def series(self, method: str, route: str, status: int) -> RequestSeries:
         """The series to count requests of this route and status in (see record)."""
         return self._series.setdefault((method, route, status), [0.0] * (len(LATENCY_BUCKETS) + 3))
