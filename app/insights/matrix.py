@@ -25,6 +25,8 @@ from app.insights.vectors import OTHER, from_bytes, language_means, reference_me
 LOAD_CHUNK = 5000
 CACHED_PROJECTS = 4
 """Matrices a worker keeps (least recently used goes first): 100,000 vectors take about 150 MB."""
+ANSWERS_KEPT = 16
+"""Answers of `nearest` a matrix keeps (a thousand ids each, about 100 KB)."""
 
 
 @dataclass
@@ -39,12 +41,17 @@ class ProjectMatrix:
     language_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     mean_table: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     norms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    answers: OrderedDict[tuple[bytes, int, UUID | None], list[tuple[UUID, float]]] = field(
+        default_factory=OrderedDict
+    )
+    """Recent answers of `nearest`, until the rows change."""
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def add(self, rows: Sequence[tuple[UUID, str | None, bytes]]) -> None:
         """Add or replace rows, then refresh the means and norms."""
+        self.answers.clear()
         fresh: list[np.ndarray] = []
         for feedback_id, language, data in rows:
             vector = from_bytes(data)
@@ -101,7 +108,18 @@ class ProjectMatrix:
         return (self.raw @ query - (self.mean_table @ query)[self.language_rows]) / self.norms
 
     def nearest(self, query: np.ndarray, count: int, exclude: UUID | None = None) -> list[tuple[UUID, float]]:
-        """The `count` best rows, best first, as (feedback id, similarity)."""
+        """The `count` best rows, best first, as (feedback id, similarity). The same question asked again
+        before the rows change (the next page of a search) is answered without scoring every row."""
+        key = (query.tobytes(), count, exclude)
+        answer = self.answers.get(key)
+        if answer is None:
+            answer = self.answers[key] = self._nearest(query, count, exclude)
+            while len(self.answers) > ANSWERS_KEPT:
+                self.answers.popitem(last=False)
+        self.answers.move_to_end(key)
+        return list(answer)
+
+    def _nearest(self, query: np.ndarray, count: int, exclude: UUID | None) -> list[tuple[UUID, float]]:
         scores = self.scores(query)
         if exclude is not None and exclude in self.index:
             scores[self.index[exclude]] = -np.inf
