@@ -184,9 +184,8 @@ def _p50(samples: list[float]) -> float:
 
 
 class Clock:
-    """Wall time and this process's CPU time (every thread: the model's, SQLite's) of each call: on a
-    machine others share, the CPU time stays steady when the wall time does not (PostgreSQL's own CPU
-    is not in it)."""
+    """Wall time and this process's CPU time of each call (every thread of it: numpy's, the model's,
+    SQLite's; PostgreSQL's own CPU is not in it)."""
 
     def __init__(self) -> None:
         self.wall: list[float] = []
