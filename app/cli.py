@@ -18,6 +18,7 @@ import anyio
 import click
 import msgspec
 from litestar.plugins import CLIPluginProtocol
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import ApiError
@@ -118,6 +119,26 @@ def _run(work: Callable[[AsyncSession], Awaitable[T]]) -> T:
     except ApiError as exc:
         click.echo(f"hearken: {exc.details}", err=True)
         sys.exit(1)
+    except DBAPIError as exc:
+        click.echo(f"hearken: {_database_trouble(exc)}", err=True)
+        sys.exit(1)
+
+
+NOT_UPGRADED = ("42P01", "42703")
+"""PostgreSQL's undefined table and undefined column: the schema is older than this code."""
+
+
+def _database_trouble(exc: DBAPIError) -> str:
+    """One line an operator can act on, for the two ways a command meets a database it cannot use: one
+    never upgraded to this version (a new deployment's first command, say), and one it cannot reach.
+    Anything else is a fault of Hearken's and keeps its traceback."""
+    reason = (str(exc.orig).strip().splitlines() or [type(exc.orig).__name__])[0]
+    sqlite_says_missing = reason.startswith(("no such table", "no such column"))
+    if getattr(exc.orig, "sqlstate", None) in NOT_UPGRADED or sqlite_says_missing:
+        return f"the database is not at this version of Hearken ({reason}): run `hearken database upgrade`"
+    if isinstance(exc, OperationalError):
+        return f"cannot use the database: {reason}"
+    raise exc
 
 
 def _print(payload: Any) -> None:

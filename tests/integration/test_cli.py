@@ -16,6 +16,7 @@ from litestar.testing import AsyncTestClient
 
 from tests.cluster import HEARKEN
 from tests.integration.public.servers import hearken, server_env
+from tests.server_processes import free_port
 
 
 def run_ok(env: dict[str, str], *args: str) -> dict[str, object]:
@@ -110,3 +111,14 @@ def test_sessions_clear_signs_everyone_out_of_the_console(tmp_path: Path) -> Non
     cleared = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert cleared.returncode == 0, cleared.stderr
     assert not anyio.run(sessions.exists, "someone")
+
+
+def test_a_database_never_upgraded_or_out_of_reach_is_named_in_one_line(tmp_path: Path) -> None:
+    """A new deployment's first command, before `hearken database upgrade`, or with the database down:
+    one line that says what to do, not a driver's traceback."""
+    create = ("orgs", "create", "--name", "Acme", "--owner-email", "a@b.example",
+              "--owner-password", "long pw 12")  # fmt: skip
+    empty = server_env(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
+    assert "run `hearken database upgrade`" in run_refused(empty, *create)
+    down = server_env(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/hearken")
+    assert run_refused(down, *create).startswith("hearken: cannot use the database: ")
