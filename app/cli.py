@@ -58,6 +58,11 @@ def main() -> None:
     # uvicorn would rewrite the client address from X-Forwarded-For for 127.0.0.1 peers by itself;
     # HEARKEN_TRUSTED_PROXIES alone decides whom to believe.
     os.environ.setdefault("FORWARDED_ALLOW_IPS", "")
+    if sys.argv[1:2] and sys.argv[1] in OPERATOR_GROUPS:
+        # These need the database, not the web application: building it (and importing its every
+        # route) would triple the command's time.
+        click.Group(commands=OPERATOR_GROUPS)(prog_name="hearken")
+        return
     if sys.argv[1:2] == ["run"]:
         signal.signal(signal.SIGTERM, _stopped)
     from litestar.cli.main import litestar_group
@@ -280,6 +285,12 @@ def insights_backfill() -> None:
     _print(_run(work))
 
 
+OPERATOR_GROUPS: dict[str, click.Command] = {
+    group.name: group for group in (orgs_group, tokens_group, projects_group, insights_group) if group.name
+}
+"""The commands that run without the web application."""
+
+
 class HearkenCLIPlugin(CLIPluginProtocol):
     """Adds the operator commands, and those of the other ways in (`commands`, given by app/main.py)."""
 
@@ -287,5 +298,5 @@ class HearkenCLIPlugin(CLIPluginProtocol):
         self.commands = commands
 
     def on_cli_init(self, cli: click.Group) -> None:
-        for command in (orgs_group, tokens_group, projects_group, insights_group, *self.commands):
+        for command in (*OPERATOR_GROUPS.values(), *self.commands):
             cli.add_command(command)

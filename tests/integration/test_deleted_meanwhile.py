@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,9 @@ from tests.factories import Tenant, add_project
 from tests.integration.public.servers import running_server, server_env
 
 ROUNDS = 12
+
+# One worker runs these tests, so that one server process per database serves them all.
+pytestmark = pytest.mark.xdist_group("deleted_meanwhile")
 
 Client = httpx.AsyncClient
 Maker = async_sessionmaker[AsyncSession]
@@ -127,10 +131,27 @@ def test_every_patch_route_is_raced(app: Litestar) -> None:
     assert patch_routes(app) == set(RACES)
 
 
+@pytest.fixture(scope="module")
+def servers() -> Iterator[dict[str, str]]:
+    """A server process for each database the module's tests use, started when the first test asks:
+    a start costs seconds of CPU, and emptying the database between tests does not disturb one."""
+    with ExitStack() as stack:
+        yield _StartedOnDemand(stack)
+
+
+class _StartedOnDemand(dict[str, str]):
+    def __init__(self, stack: ExitStack) -> None:
+        super().__init__()
+        self.stack = stack
+
+    def __missing__(self, database_url: str) -> str:
+        self[database_url] = self.stack.enter_context(running_server(server_env(database_url)))
+        return self[database_url]
+
+
 @pytest.fixture
-def server(database_url: str) -> Iterator[str]:
-    with running_server(server_env(database_url)) as base_url:
-        yield base_url
+def server(database_url: str, servers: dict[str, str]) -> str:
+    return servers[database_url]
 
 
 @pytest.fixture
