@@ -7,6 +7,7 @@ on its next call on every node. Each tool call opens its own database session wi
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -59,6 +60,13 @@ def _listed(tool: Tool[Any]) -> types.Tool:
     )
 
 
+@functools.cache
+def listed_tools() -> dict[str, types.Tool]:
+    """What tools/list answers, built once per process: their JSON schemas cost milliseconds that every
+    start of the application would pay again."""
+    return {tool.name: _listed(tool) for tool in TOOLS}
+
+
 def _output_schema(output: Any) -> dict[str, Any] | None:
     if output is None:
         return None
@@ -80,7 +88,7 @@ class McpTools:
         self.session_maker = session_maker
         self.budget = budget
         self.tools = {tool.name: tool for tool in TOOLS}
-        self.listed = {tool.name: _listed(tool) for tool in TOOLS}
+        self.listed = listed_tools()
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any, Any], _: types.PaginatedRequestParams | None
