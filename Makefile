@@ -59,6 +59,9 @@ cluster: setup ## Two nodes (8001, 8002) behind HAProxy (8080) on this machine's
 # everything in one process.
 TEST_WORKERS ?= 4
 test: setup ## Run every test in four parallel workers (TEST_WORKERS=0: one process; docs/testing.md)
+	@# Compiled once here: where PYTHONDONTWRITEBYTECODE is set (CI's environment sets it), every server
+	@# and command the tests start would otherwise compile the application's modules again.
+	@$(BIN)/python -m compileall -q app tenants admin_ui tests > /dev/null
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 bench: setup ## Measure ingest, statistics and lists; prints a table and bench/results.json

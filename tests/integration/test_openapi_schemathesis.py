@@ -55,7 +55,7 @@ from tests.factories import Tenant, make_tenant
 pytestmark = pytest.mark.slow
 
 MAX_EXAMPLES = 15
-PHASES = {"examples,coverage,fuzzing": 75, "stateful": 60}
+PHASES = {"examples,coverage,fuzzing": 40, "stateful": 30}
 """Each run's phases and its budget in seconds: fuzzing and stateful sequences repeat until it is spent."""
 SEED = int(os.environ.get("HEARKEN_SCHEMATHESIS_SEED", "20261125"))
 RULES_ACROSS_VALUES = (
