@@ -33,7 +33,7 @@ async def seed(session_maker: async_sessionmaker[AsyncSession], tenant: Tenant) 
 
 
 async def eventually(console: Console, url: str, text: str, **kwargs: object) -> str:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # generous: embedding gives way to requests on a busy machine
     while True:
         page = (await console.get(url, **kwargs)).text  # type: ignore[arg-type]
         if text in page:
