@@ -1,5 +1,6 @@
 """The MCP server at /mcp: AI assistants read and triage the organization's feedback through tools that
-call the REST API's services (see docs/mcp.md)."""
+call the REST API's services (see docs/mcp.md). The `mcp` package itself is loaded by the first request
+to /mcp or to an OAuth endpoint (app/mcp/on_demand.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,13 @@ from contextlib import asynccontextmanager
 from litestar import Litestar, asgi
 from litestar.handlers import ASGIRouteHandler
 from litestar.types import Receive, Scope, Send
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.mcp.authentication import McpAuthentication
 from app.mcp.call_budget import CallBudget
 from app.mcp.oauth_routes import oauth_routes
-from app.mcp.server import mcp_session_manager
+from app.mcp.on_demand import McpOnDemand
 
 MCP_CALL_STORE = "mcp_calls"
 
@@ -25,7 +25,8 @@ def mcp_routes(settings: Settings, session_maker: async_sessionmaker[AsyncSessio
     """/mcp, and the OAuth endpoints that let an assistant connect by the URL alone."""
 
     async def transport(scope: Scope, receive: Receive, send: Send) -> None:
-        manager: StreamableHTTPSessionManager = scope["litestar_app"].state.mcp_session_manager
+        served: McpOnDemand = scope["litestar_app"].state.mcp
+        manager = await served.session_manager()
         await manager.handle_request(scope, receive, send)  # type: ignore[arg-type]
 
     authenticated = McpAuthentication(transport, settings.base_url)
@@ -41,12 +42,13 @@ def mcp_routes(settings: Settings, session_maker: async_sessionmaker[AsyncSessio
 
 @asynccontextmanager
 async def mcp_server(app: Litestar) -> AsyncIterator[None]:
-    """The MCP session manager of this process, running while the application serves."""
+    """The MCP session manager of this process: started by the first call, stopped with the application."""
     settings: Settings = app.state.settings
     budget = CallBudget(
         settings.rate_limit_mcp, app.state.redis, settings.redis_prefix, app.stores.get(MCP_CALL_STORE)
     )
-    manager = mcp_session_manager(app.state.session_maker, budget)
-    app.state.mcp_session_manager = manager
-    async with manager.run():
+    app.state.mcp = McpOnDemand(app.state.session_maker, budget)
+    try:
         yield
+    finally:
+        await app.state.mcp.stop()

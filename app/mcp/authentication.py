@@ -10,13 +10,16 @@ from typing import Any
 import msgspec
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from app.mcp.server import CALLER_KEY, SCOPE_KEY
 from tenants.connected_apps import ACCESS_PATTERN
 from tenants.scope import app_scope, token_scope
 from tenants.token_directory import TokenDirectory
 from tenants.token_format import TOKEN_PATTERN, token_digest
 
 RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource"
+SCOPE_KEY = "hearken_mcp_scope"
+"""ASGI scope key where the authentication puts the caller's OrgScope."""
+CALLER_KEY = "hearken_mcp_caller"
+"""ASGI scope key: the token's identity, which the call budget counts."""
 
 
 def presented_token(scope: Scope) -> str | None:

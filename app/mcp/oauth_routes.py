@@ -3,59 +3,103 @@ registration, authorization, token, revocation) mounted in the Litestar applicat
 protected-resource metadata of /mcp at the RFC 9728 address and at the bare well-known one.
 
 The issuer is the server's public address. OAuth needs it to be HTTPS (or a loopback address, for trying
-it locally); with any other address the endpoints are left out and /mcp takes organization tokens only.
+it locally), without a query or fragment; with any other address the endpoints are left out and /mcp
+takes organization tokens only. The routes themselves are made by the first request to any of them, so
+that a process that never serves OAuth never imports the `mcp` package.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from litestar import asgi
 from litestar.handlers import ASGIRouteHandler
 from litestar.types import Receive, Scope, Send
-from mcp.server.auth.routes import create_auth_routes, create_protected_resource_routes
-from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
-from pydantic import AnyHttpUrl
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from starlette.routing import Route
 
 from app.config import Settings
 from app.mcp.authentication import RESOURCE_METADATA_PATH
-from app.mcp.oauth_provider import HearkenOAuthProvider
+from app.mcp.on_demand import load
+
+if TYPE_CHECKING:
+    from starlette.routing import Route
 
 logger = logging.getLogger("hearken.mcp")
+
+AUTHORIZATION_SERVER_PATHS = (
+    "/.well-known/oauth-authorization-server",
+    "/authorize",
+    "/token",
+    "/register",
+    "/revoke",
+)
+"""The paths the `mcp` package's authorization server answers (a test holds them to what it makes)."""
+RESOURCE_PATHS = (RESOURCE_METADATA_PATH, f"{RESOURCE_METADATA_PATH}/mcp")
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def issuer_refused(base_url: str) -> str | None:
+    """Why OAuth cannot be offered at this address (as the `mcp` package judges it), or None."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "https" and parts.hostname not in LOOPBACK_HOSTS:
+        return "Issuer URL must be HTTPS"
+    if parts.fragment:
+        return "Issuer URL must not have a fragment"
+    if parts.query:
+        return "Issuer URL must not have a query string"
+    return None
 
 
 def oauth_routes(
     settings: Settings, session_maker: async_sessionmaker[AsyncSession]
 ) -> list[ASGIRouteHandler]:
-    issuer = AnyHttpUrl(settings.base_url)
-    provider = HearkenOAuthProvider(session_maker, settings.base_url, settings.secret_key)
-    try:
-        routes = create_auth_routes(
-            provider,  # type: ignore[arg-type]
-            issuer_url=issuer,
-            client_registration_options=ClientRegistrationOptions(enabled=True),
-            revocation_options=RevocationOptions(enabled=True),
-        )
-    except ValueError as exc:
-        logger.warning("OAuth for MCP assistants is off: %s (HEARKEN_BASE_URL %s)", exc, settings.base_url)
+    if why := issuer_refused(settings.base_url):
+        logger.warning("OAuth for MCP assistants is off: %s (HEARKEN_BASE_URL %s)", why, settings.base_url)
         return []
-    [resource_metadata] = create_protected_resource_routes(
-        resource_url=AnyHttpUrl(f"{settings.base_url}/mcp"),
-        authorization_servers=[issuer],
-        resource_name="Hearken",
-    )
-    mounted = [(route.path, route) for route in routes]
-    mounted += [
-        (RESOURCE_METADATA_PATH, resource_metadata),
-        (f"{RESOURCE_METADATA_PATH}/mcp", resource_metadata),
-    ]
-    return [_mounted(path, route) for path, route in mounted]
+    routes = OAuthRoutes(settings, session_maker)
+    return [_mounted(path, routes) for path in (*AUTHORIZATION_SERVER_PATHS, *RESOURCE_PATHS)]
 
 
-def _mounted(path: str, route: Route) -> ASGIRouteHandler:
+class OAuthRoutes:
+    """The `mcp` package's Starlette routes by path, made when the first request asks for one."""
+
+    def __init__(self, settings: Settings, session_maker: async_sessionmaker[AsyncSession]) -> None:
+        self.settings = settings
+        self.session_maker = session_maker
+        self._routes: dict[str, Route] | None = None
+
+    async def route(self, path: str) -> Route:
+        if self._routes is None:
+            self._routes = await self.make()
+        return self._routes[path]
+
+    async def make(self) -> dict[str, Route]:
+        routes = await load("mcp.server.auth.routes")
+        options = await load("mcp.server.auth.settings")
+        provider = await load("app.mcp.oauth_provider")
+        pydantic = await load("pydantic")
+        base_url = self.settings.base_url
+        issuer = pydantic.AnyHttpUrl(base_url)
+        server_routes = routes.create_auth_routes(
+            provider.HearkenOAuthProvider(self.session_maker, base_url, self.settings.secret_key),
+            issuer_url=issuer,
+            client_registration_options=options.ClientRegistrationOptions(enabled=True),
+            revocation_options=options.RevocationOptions(enabled=True),
+        )
+        [resource_metadata] = routes.create_protected_resource_routes(
+            resource_url=pydantic.AnyHttpUrl(f"{base_url}/mcp"),
+            authorization_servers=[issuer],
+            resource_name="Hearken",
+        )
+        made: dict[str, Route] = {route.path: route for route in server_routes}
+        return made | dict.fromkeys(RESOURCE_PATHS, resource_metadata)
+
+
+def _mounted(path: str, routes: OAuthRoutes) -> ASGIRouteHandler:
     async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        route = await routes.route(path)
         await route.handle(scope, receive, send)  # type: ignore[arg-type]  # it answers 405 to other methods
 
     name = "oauth:" + path.strip("/").replace("/", ":").replace(".", "")

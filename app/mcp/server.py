@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import mcp_types as types
 import msgspec
-from litestar import Litestar
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.actor import current_actor
+from app.mcp.authentication import CALLER_KEY, SCOPE_KEY
 from app.mcp.call_budget import CallBudget
 from app.mcp.tool_arguments import input_schema
 from app.mcp.tool_errors import error_result, tool_error_body
@@ -31,10 +29,6 @@ from tenants.scope import Access, OrgScope
 
 logger = logging.getLogger("hearken.mcp")
 
-SCOPE_KEY = "hearken_mcp_scope"
-"""ASGI scope key where the authentication put the caller's OrgScope."""
-CALLER_KEY = "hearken_mcp_caller"
-"""ASGI scope key: the token's identity, which the call budget counts."""
 
 INSTRUCTIONS = (
     "Hearken holds visitor feedback of the organization's websites, apps and docs: feedback items, "
@@ -131,7 +125,9 @@ def _caller_scope(ctx: ServerRequestContext[Any, Any]) -> OrgScope:
     return scope
 
 
-def mcp_session_manager(session_maker: async_sessionmaker[AsyncSession], budget: CallBudget) -> Any:
+def mcp_session_manager(
+    session_maker: async_sessionmaker[AsyncSession], budget: CallBudget
+) -> StreamableHTTPSessionManager:
     tools = McpTools(session_maker, budget)
     server: Server[Any] = Server(
         "hearken",
@@ -142,11 +138,3 @@ def mcp_session_manager(session_maker: async_sessionmaker[AsyncSession], budget:
         on_call_tool=tools.call_tool,
     )
     return StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
-
-
-@asynccontextmanager
-async def mcp_lifespan(app: Litestar) -> AsyncIterator[None]:
-    """Runs the session manager's task group while the application serves."""
-    manager: StreamableHTTPSessionManager = app.state.mcp_session_manager
-    async with manager.run():
-        yield
