@@ -31,11 +31,14 @@ def fake() -> Iterator[FakeMintlify]:
 
 @pytest.fixture
 def settings(database_url: str, fake: FakeMintlify) -> Settings:
+    """No periodic jobs: the tests run the periodic import themselves (run_due_imports), and the
+    application's own pass, due at once after enabling, took pages from the fake meant for a test's sync."""
     return Settings(
         embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         mintlify_api_url=fake.url,
+        periodic_jobs=False,
     )
 
 

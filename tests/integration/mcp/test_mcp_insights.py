@@ -141,7 +141,13 @@ async def test_with_insights_on_the_tools_answer_what_the_rest_routes_answer(
 
         themes = await until(computed, "themes")
         assert themes["themes"], themes
-        theme = themes["themes"][0]["id"]
+
+        async def settled() -> bool:  # a pass begun before the refresh is followed by the refresh's own
+            first = (await rest.get(f"/projects/{pid}/themes")).json()
+            await asyncio.sleep(1.5)
+            return bool(first == (await rest.get(f"/projects/{pid}/themes")).json())
+
+        await until(settled, "themes settled")
 
         async with mcp_client(base_url, bearer(tenant.read_token)) as client:
             similar = await call(
@@ -151,6 +157,7 @@ async def test_with_insights_on_the_tools_answer_what_the_rest_routes_answer(
                 client, "list_feedback", {"project_id": pid, "semantic": "the application closes", "limit": 4}
             )
             listed_themes = await call(client, "list_themes", {"project_id": pid})
+            theme = listed_themes["themes"][0]["id"]
             of_theme = await call(client, "list_feedback", {"project_id": pid, "theme": theme})
             too_long = await refused(
                 client, "similar_feedback", {"project_id": pid, "feedback_id": ids[0], "limit": 21}
@@ -170,7 +177,7 @@ async def test_with_insights_on_the_tools_answer_what_the_rest_routes_answer(
             ).json()
         )
         assert {item["id"] for item in semantic["feedback"][:2]} == {ids[0], ids[3]}
-        assert listed_themes == themes
+        assert listed_themes == (await rest.get(f"/projects/{pid}/themes")).json()
         assert of_theme == (await rest.get(f"/projects/{pid}/feedback", params={"theme": theme})).json()
-        assert of_theme["pagination"]["total"] == themes["themes"][0]["count"]
+        assert of_theme["pagination"]["total"] == listed_themes["themes"][0]["count"]
         assert too_long["error"] == "invalid_request" and too_long["details"].startswith("limit:")
