@@ -74,4 +74,4 @@ lint: setup ## Lint, check formatting and the import layers (pyproject.toml)
 	$(BIN)/lint-imports --no-logo
 
 clean: ## Remove the virtualenv, node modules and local data
-	rm -rf $(VENV) node_modules static/vendor static/widgets/v1 packages/widgets/dist tests/browser/apps/node_modules tests/oidc_provider/node_modules .cache var "$${XDG_CACHE_HOME:-$$HOME/.cache}/hearken-test-sites"
+	rm -rf $(VENV) node_modules static/vendor static/widgets/v1 packages/widgets/dist tests/oidc_provider/node_modules .cache var "$${XDG_CACHE_HOME:-$$HOME/.cache}/hearken-test-sites"

@@ -1,7 +1,7 @@
-"""Real sites built from their platforms' own packages, for the widget tests: tools installed into the
-repository's ignored folders, builds cached by the hash of what they are built from (in the user's cache
-folder, so that every checkout of the same sources, a CI clone too, builds a site once), and a static server
-that serves a built site as a web host would.
+"""Real sites built from their platforms' own packages, for the widget tests: tools installed and builds
+cached by the hash of what they are built from, in the user's cache folder, so that every checkout of the
+same sources (a CI clone too) installs and builds a site once; and a static server that serves a built site
+as a web host would.
 
 Installs and builds hold a file lock, so parallel test processes (pytest-xdist) wait for one another
 instead of building the same thing twice. Each build's time is printed (pytest -s shows it) and kept in
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -63,19 +64,48 @@ def run(command: list[str], cwd: Path, **env: str) -> None:
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
 
 
-def npm_install(folder: Path, *, copies_of: tuple[Path, ...] = ()) -> None:
-    """`npm install` in `folder` unless its node_modules already match its package.json. Local packages
-    in `copies_of` are installed as copies (as from a tarball), again whenever they change."""
-    stamp = folder / "node_modules" / ".hearken-installed"
-    wanted = digest(folder / "package.json", *copies_of)
-    with locked("npm-" + folder.name):
-        if stamp.exists() and stamp.read_text() == wanted:
-            return
-        started = time.monotonic()
-        links = ["--install-links"] if copies_of else []
-        run(["npm", "install", "--no-audit", "--no-fund", *links], folder)
-        stamp.write_text(wanted)
-        _timed(f"npm install ({folder.name})", started)
+@contextmanager
+def npm_workspace(source: Path, *, copies_of: tuple[Path, ...] = ()) -> Iterator[Path]:
+    """A copy of `source` in the cache folder with its npm packages installed, held for the caller alone
+    (a file lock) while in use. The packages are installed once per machine, not once per checkout (a CI
+    clone finds them), and nothing lands in the checkout. Local packages (`file:` in package.json) are
+    installed as copies, as from a tarball, and again whenever a file of `copies_of` changes."""
+    work = NPM_WORKSPACES / source.relative_to(REPO_ROOT)
+    with locked("npm-" + source.name):
+        work.mkdir(parents=True, exist_ok=True)
+        for entry in work.iterdir():  # the sources as they are now; the installed packages stay
+            if entry.name != "node_modules":
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        shutil.copytree(source, work, ignore=shutil.ignore_patterns(*SKIPPED), dirs_exist_ok=True)
+        _link_local_packages(source)
+        stamp = work / "node_modules" / ".hearken-installed"
+        wanted = digest(source / "package.json", source / "package-lock.json", *copies_of)
+        if not (stamp.exists() and stamp.read_text() == wanted):
+            started = time.monotonic()
+            run(["npm", "install", "--no-audit", "--no-fund", "--install-links"], work)
+            stamp.write_text(wanted)
+            _timed(f"npm install ({source.name})", started)
+        yield work
+
+
+NPM_WORKSPACES = CACHE / "npm"
+"""Where `npm_workspace` copies a folder of the checkout, at the same path below it as in the checkout."""
+
+
+def _link_local_packages(source: Path) -> None:
+    """Make the `file:` paths of a copied package.json (relative, as in its lock) lead to the checkout's
+    packages from the copy too: each is a link at the same place below the workspaces."""
+    manifest = json.loads((source / "package.json").read_text())
+    for section in ("dependencies", "devDependencies"):
+        for spec in manifest.get(section, {}).values():
+            if spec.startswith("file:"):
+                target = (source / spec.removeprefix("file:")).resolve()
+                link = NPM_WORKSPACES / target.relative_to(REPO_ROOT)
+                link.parent.mkdir(parents=True, exist_ok=True)
+                fresh = link.with_name(f"{link.name}.{os.getpid()}")
+                fresh.unlink(missing_ok=True)
+                fresh.symlink_to(target)
+                fresh.replace(link)  # at once: another site's install may be reading the link
 
 
 def cached_build(name: str, sources: list[Path], build: Callable[[Path], None]) -> Path:

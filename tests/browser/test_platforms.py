@@ -2,9 +2,10 @@
 package into a real site, served locally and driven in Chromium: two pages rated, the second reached by
 the platform's own navigation, store two ratings with their paths.
 
-The tools install into ignored folders (a Python virtualenv from docs/platforms/requirements.txt in the
-user's cache folder, `~/.cache/hearken-test-sites`; node_modules of each npm site in the checkout), and
-builds are cached there by the hash of their sources, so only the first run on a machine pays for them.
+The tools install into the user's cache folder, `~/.cache/hearken-test-sites` (a Python virtualenv from
+docs/platforms/requirements.txt; each npm site's packages in a copy of the site), and builds are cached
+there by the hash of their sources, so only the first run on a machine pays for them: a site whose build
+is cached is not installed at all.
 Each install and build prints its time (`-s`) and every time measured is written to
 test-artifacts/platform-build-times.json."""
 
@@ -26,7 +27,7 @@ from tests.browser.built_sites import (
     cached_build,
     digest,
     locked,
-    npm_install,
+    npm_workspace,
     run,
 )
 from tests.browser.conftest import ARTIFACTS, screenshot
@@ -35,6 +36,7 @@ from tests.factories import Tenant
 
 PLATFORMS = REPO_ROOT / "docs" / "platforms"
 PACKAGE_DIST = REPO_ROOT / "packages" / "widgets" / "dist"  # make setup builds it
+WIDGETS_PACKAGE = (PACKAGE_DIST.parent / "package.json", PACKAGE_DIST)  # installed into the sites as a copy
 REQUIREMENTS = PLATFORMS / "requirements.txt"
 VENV = CACHE / "venv"
 THANKS = "Thank you for your feedback!"
@@ -147,10 +149,10 @@ def test_sphinx_with_furo(page: Page, live_server: LiveServer) -> None:
 
 def test_vitepress(page: Page, live_server: LiveServer) -> None:
     source = PLATFORMS / "vitepress"
-    npm_install(source, copies_of=(PACKAGE_DIST,))
 
     def build(out: Path) -> None:
-        run([str(source / "node_modules" / ".bin" / "vitepress"), "build", ".", "--outDir", str(out)], source)
+        with npm_workspace(source, copies_of=WIDGETS_PACKAGE) as work:
+            run([str(work / "node_modules" / ".bin" / "vitepress"), "build", ".", "--outDir", str(out)], work)
 
     sources = [source / ".vitepress" / "config.mjs", source / ".vitepress" / "theme", *source.glob("*.md")]
     site, tenant = serve(cached_build("vitepress", [*sources, PACKAGE_DIST], build), live_server)
@@ -175,10 +177,10 @@ def test_vitepress(page: Page, live_server: LiveServer) -> None:
 
 def test_docusaurus(page: Page, live_server: LiveServer) -> None:
     source = PLATFORMS / "docusaurus"
-    npm_install(source, copies_of=(PACKAGE_DIST,))
 
     def build(out: Path) -> None:
-        run([str(source / "node_modules" / ".bin" / "docusaurus"), "build", "--out-dir", str(out)], source)
+        with npm_workspace(source, copies_of=WIDGETS_PACKAGE) as work:
+            run([str(work / "node_modules" / ".bin" / "docusaurus"), "build", "--out-dir", str(out)], work)
 
     sources = [source / "docusaurus.config.js", source / "docs", source / "src", PACKAGE_DIST]
     site, tenant = serve(cached_build("docusaurus", sources, build), live_server)

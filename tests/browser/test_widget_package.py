@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.built_sites import StaticSite, cached_build, npm_install, run
+from tests.browser.built_sites import StaticSite, cached_build, npm_workspace, run
 from tests.browser.conftest import screenshot
 from tests.browser.harness import REPO_ROOT, LiveServer
 from tests.factories import Tenant
@@ -20,6 +20,7 @@ from tests.factories import Tenant
 PACKAGE = REPO_ROOT / "packages" / "widgets"
 APPS = REPO_ROOT / "tests" / "browser" / "apps"
 SERVED = REPO_ROOT / "static" / "widgets" / "v1"
+INSTALLED = (PACKAGE / "package.json", PACKAGE / "dist")  # the package as the apps install it: a copy
 WIDGETS = ["contact", "feedback", "helpful", "nps", "star"]
 THANKS = "Thank you for your feedback!"
 
@@ -49,15 +50,15 @@ def test_the_package_declares_its_types_and_entries() -> None:
 def test_the_types_check_in_a_typescript_app() -> None:
     # tsc (from the apps' package.json) over apps/typecheck/usage.tsx: the package's declarations compile
     # strictly with React and Vue, and every mistake marked there with @ts-expect-error is caught.
-    npm_install(APPS)
-    run([str(APPS / "node_modules" / ".bin" / "tsc"), "-p", "typecheck"], APPS)
+    with npm_workspace(APPS, copies_of=INSTALLED) as work:
+        run([str(work / "node_modules" / ".bin" / "tsc"), "-p", "typecheck"], work)
 
 
 def built_app(framework: str) -> Path:
-    npm_install(APPS)
-
     def build(out: Path) -> None:
-        run([str(APPS / "node_modules" / ".bin" / "vite"), "build", framework, "--outDir", str(out)], APPS)
+        with npm_workspace(APPS, copies_of=INSTALLED) as work:
+            vite = work / "node_modules" / ".bin" / "vite"
+            run([str(vite), "build", framework, "--outDir", str(out)], work)
 
     sources = [APPS / framework, APPS / "package.json", PACKAGE / "dist"]
     return cached_build(f"{framework}-app", sources, build)
