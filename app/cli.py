@@ -52,7 +52,7 @@ def main() -> None:
     except (RuntimeError, ValueError) as exc:
         click.echo(f"hearken: {exc}", err=True)
         sys.exit(1)
-    os.environ.setdefault("LITESTAR_APP", "app.main:create_app")
+    os.environ.setdefault("LITESTAR_APP", "app.main:served_app")
     os.environ.setdefault("LITESTAR_HOST", settings.host)
     os.environ.setdefault("LITESTAR_PORT", str(settings.port))
     # uvicorn would rewrite the client address from X-Forwarded-For for 127.0.0.1 peers by itself;

@@ -1,6 +1,8 @@
-"""create_app(): plugins, routers, exception handlers; nothing else."""
+"""create_app(): plugins, routers, exception handlers; served_app(), the one a `hearken` command serves."""
 
 from __future__ import annotations
+
+import functools
 
 from advanced_alchemy.extensions.litestar import SQLAlchemyInitPlugin, SQLAlchemySerializationPlugin
 from litestar import Litestar
@@ -85,3 +87,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     app.asgi_handler = serving(app.asgi_handler)
     return app
+
+
+def served_app() -> Litestar:
+    """The application of a `hearken` command, built once: the command line builds it to find its commands
+    and run the plugins' server hooks, and `hearken run`'s uvicorn asks for it again, by this name, after
+    configuring logging its own way (Hearken's JSON lines are set again here). A second build was half a
+    CPU second of every server's start. With `--wc N` each worker process builds its own."""
+    app = _built_once()
+    configure_logging(app.state.settings.log_level)
+    return app
+
+
+@functools.cache
+def _built_once() -> Litestar:
+    return create_app()
