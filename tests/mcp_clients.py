@@ -4,6 +4,7 @@ client connected to its /mcp over streamable HTTP with a token."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
@@ -21,13 +22,20 @@ from tests.server_processes import free_port
 
 def served_settings(database_url: str) -> Settings:
     """Settings whose public address is a free port on this machine, where `served` then listens: the
-    addresses the server hands out (resource metadata, OAuth endpoints) are the ones it answers on."""
+    addresses the server hands out (resource metadata, OAuth endpoints) are the ones it answers on. The
+    port is the process's own for all its tests (one serves at a time), so that their settings are equal
+    and the `app` fixture builds their application once."""
     return Settings(
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
-        base_url=f"http://127.0.0.1:{free_port()}",
+        base_url=f"http://127.0.0.1:{_served_port()}",
         embeddings="off",  # as every test without the model; the insights tests turn it on
     )
+
+
+@functools.cache
+def _served_port() -> int:
+    return free_port()
 
 
 @asynccontextmanager
