@@ -23,6 +23,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 from tests.services import reachable
 
@@ -106,7 +107,7 @@ class Node:
         assert self.process is not None
         wait_until_up(
             self.process,
-            lambda: httpx.get(self.url + "/healthz", timeout=1).status_code == 200,
+            lambda: local_http.get(self.url + "/healthz", timeout=1).status_code == 200,
             on_exit=lambda: self.log.read_text()[-2000:],
             seconds=60,
         )
@@ -150,7 +151,9 @@ class Balancer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        wait_until_up(self.process, lambda: httpx.get(self.url + "/healthz", timeout=1).status_code == 200)
+        wait_until_up(
+            self.process, lambda: local_http.get(self.url + "/healthz", timeout=1).status_code == 200
+        )
         return self
 
     def stop(self) -> None:

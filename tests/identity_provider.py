@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 import httpx
 
 from tests.browser.harness import REPO_ROOT
+from tests.local_http import local_http
 
 FOLDER = REPO_ROOT / "tests" / "oidc_provider"
 CLIENT_ID = "hearken-console"
@@ -27,13 +28,15 @@ class IdentityProvider:
 
     def rotate_keys(self) -> str:
         """A new signing key (new kid) replaces the old one; the new kid."""
-        kid: str = httpx.post(f"{self.issuer}/test/rotate").json()["kid"]
+        kid: str = local_http.post(f"{self.issuer}/test/rotate").json()["kid"]
         return kid
 
     def tamper_next_token(self, *, claims: dict[str, Any] | None = None, unknown_key: bool = False) -> None:
         """The next ID token is signed again with these claims changed (by the provider's own key, or by
         a key it never published)."""
-        httpx.post(f"{self.issuer}/test/tamper", json={"claims": claims or {}, "unknown_key": unknown_key})
+        local_http.post(
+            f"{self.issuer}/test/tamper", json={"claims": claims or {}, "unknown_key": unknown_key}
+        )
 
     async def redirect_back(self, authorization_url: str, redirect_uri: str) -> str:
         """Follow the provider's pages as a browser would until it sends the browser back to

@@ -19,12 +19,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import TypeVar
 
-import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.config import build_db_config
 from tests.factories import Tenant, add_project, make_tenant
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 
 SECRET_KEY = "browser-tests-secret-key"
@@ -67,7 +67,9 @@ class LiveServer:
         )
         wait_until_up(
             self.process,
-            lambda: httpx.get(f"{self.base_url}/static/widgets/v1/helpful.js", timeout=1).status_code == 200,
+            lambda: (
+                local_http.get(f"{self.base_url}/static/widgets/v1/helpful.js", timeout=1).status_code == 200
+            ),
             on_exit=lambda: (self.folder / "server.log").read_text()[-2000:],
         )
 
@@ -100,7 +102,7 @@ class LiveServer:
 
     def read(self, tenant: Tenant, path: str) -> dict:  # type: ignore[type-arg]
         """GET an authenticated API path of the tenant's project, e.g. "ratings/typed?type=star"."""
-        response = httpx.get(
+        response = local_http.get(
             f"{self.base_url}/api/v1/projects/{tenant.project_id}/{path}", headers=tenant.headers, timeout=10
         )
         response.raise_for_status()

@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -18,6 +17,7 @@ from tests.browser.console_harness import page, screenshot
 from tests.browser.harness import LiveServer
 from tests.console_helpers import PASSWORD, add_user
 from tests.integration.test_insights import CRASH_DE, CRASH_EN, MESSAGES
+from tests.local_http import local_http
 
 __all__ = ["page"]
 
@@ -37,13 +37,13 @@ def test_themes_search_by_meaning_and_similar_feedback(page: Page, insights_serv
     api = f"{insights_server.base_url}/api/v1/projects/{tenant.project_id}"
     ids = {}
     for message in MESSAGES:
-        ids[message] = httpx.post(
+        ids[message] = local_http.post(
             f"{api}/feedback", json={"message": message}, headers=tenant.headers
         ).json()["id"]
     deadline = time.monotonic() + 180
     while (
         len(
-            httpx.get(
+            local_http.get(
                 f"{api}/feedback/{ids[MESSAGES[-1]]}/similar", params={"limit": 11}, headers=tenant.headers
             ).json()["items"]
         )

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from io import BytesIO
 
-import httpx
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -19,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from app.ingest import MIN_HUMAN_MS
 from tests.browser.widget_pages import Site
 from tests.images import jpeg_with_gps, png
+from tests.local_http import local_http
 from tests.services import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 TAB_CAPTURE = [
@@ -77,7 +77,7 @@ def test_a_screenshot_and_an_attached_image_are_sent_with_the_feedback(page: Pag
     assert kinds == ["image/jpeg", "image/png"]
     screenshot = item["attachments"][1]
     assert screenshot["width"] >= 640 and screenshot["height"] >= 360  # a whole frame, as captured
-    served = httpx.get(
+    served = local_http.get(
         f"{site.server.base_url}/api/v1/projects/{site.tenant.project_id}/feedback/{item['id']}"
         f"/attachments/{screenshot['id']}",
         headers=site.tenant.headers,

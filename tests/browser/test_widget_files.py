@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.browser.harness import LiveServer
+from tests.local_http import local_http
 
 BUDGETS = {"helpful": 3 * 1024, "star": 3 * 1024, "nps": 3 * 1024, "contact": 5 * 1024, "feedback": 5 * 1024}
 
@@ -46,24 +47,24 @@ def test_brotli_when_accepted_and_304_when_unchanged(live_server: LiveServer, na
     response, _ = raw_get(url, **{"Accept-Encoding": "br, gzip"})
     assert response.headers["content-encoding"] == "br"
     etag = response.headers["etag"]
-    again = httpx.get(url, headers={"If-None-Match": etag, "Accept-Encoding": "gzip"})
+    again = local_http.get(url, headers={"If-None-Match": etag, "Accept-Encoding": "gzip"})
     assert again.status_code == 304
     assert again.content == b""
     assert again.headers["etag"] == etag
     assert again.headers["access-control-allow-origin"] == "*"
-    changed = httpx.get(url, headers={"If-None-Match": 'W/"something-else"'})
+    changed = local_http.get(url, headers={"If-None-Match": 'W/"something-else"'})
     assert changed.status_code == 200 and changed.content
 
 
 def test_unknown_widget_and_escapes_are_not_found(live_server: LiveServer) -> None:
     base = f"{live_server.base_url}/static/widgets/v1"
-    assert httpx.get(f"{base}/nope.js").status_code == 404
-    assert httpx.get(f"{base}/../src/helpful.js").status_code == 404
-    assert httpx.get(f"{base}/%2e%2e/src/helpful.js").status_code == 404
+    assert local_http.get(f"{base}/nope.js").status_code == 404
+    assert local_http.get(f"{base}/../src/helpful.js").status_code == 404
+    assert local_http.get(f"{base}/%2e%2e/src/helpful.js").status_code == 404
 
 
 def test_small_public_answers_are_not_compressed(live_server: LiveServer) -> None:
-    response = httpx.post(
+    response = local_http.post(
         f"{live_server.base_url}/api/v1/rating/submit",
         json={"project_key": "not-a-uuid", "value": True, "path": "/"},
         headers={"Accept-Encoding": "gzip, br"},

@@ -7,12 +7,12 @@ import hashlib
 import hmac
 from urllib.parse import urlsplit
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from app.ingest import MIN_HUMAN_MS
 from tests.browser.conftest import screenshot
 from tests.browser.widget_pages import Site
+from tests.local_http import local_http
 
 USER = "user_42-x"
 
@@ -24,7 +24,7 @@ def path_of(url: str) -> str:
 def signature_for(site: Site, user: str) -> str:
     """A new identity secret for the site's project, and the user's signature made with it as a backend
     would make it."""
-    response = httpx.post(
+    response = local_http.post(
         f"{site.server.base_url}/api/v1/projects/{site.tenant.project_id}/identity-secret",
         headers=site.tenant.headers,
         timeout=10,

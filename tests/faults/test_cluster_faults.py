@@ -17,6 +17,7 @@ import httpx
 
 from tests.cluster import Balancer, PrivatePostgres, PrivateRedis, cluster, node_env, wait_for
 from tests.faults.conftest import Load, Tenant, hearken_cli, stored_marks, timed
+from tests.local_http import local_http
 
 CSRF_FIELD = re.compile(r'name="_csrf_token" value="([^"]+)"')
 UNLIMITED = {"HEARKEN_RATE_LIMIT_CLIENT": "100000000/60", "HEARKEN_RATE_LIMIT_PROJECT": "100000000/60"}
@@ -106,7 +107,7 @@ def test_postgres_stopped_under_load_answers_503_then_recovers_without_restart(
             lambda: any(a.status == 204 for a in load.since(started)), 5, "submissions stored again"
         )
         load.wait_for_answers(100)
-        api = httpx.get(balancer.url + "/api/v1/projects", headers={"X-API-Key": tenant.token})
+        api = local_http.get(balancer.url + "/api/v1/projects", headers={"X-API-Key": tenant.token})
     during = load.since(stopped)
     assert not [a for a in during if a.status == 500 or a.status is None]
     assert max(a.seconds for a in during) < 10
@@ -129,19 +130,21 @@ def test_redis_stopped_submissions_go_on_and_readiness_says_so(
             lambda: sum(a.status == 204 for a in load.since(stopped + 1)) >= 100, 15, "stored without Redis"
         )
         for node in nodes:
-            ready = httpx.get(node.url + "/readyz", timeout=10).json()
+            ready = local_http.get(node.url + "/readyz", timeout=10).json()
             assert ready["status"] == "degraded"
             assert ready["checks"]["redis"] == "unavailable"
         redis_server.start()
         for node in nodes:
             wait_for(
-                lambda node=node: httpx.get(node.url + "/readyz", timeout=10).json()["status"] == "ready",
+                lambda node=node: (
+                    local_http.get(node.url + "/readyz", timeout=10).json()["status"] == "ready"
+                ),
                 10,
                 "readiness once Redis is back",
             )
         returned = time.monotonic()
         load.wait_for_answers(100)
-        api = httpx.get(balancer.url + "/api/v1/projects", headers={"X-API-Key": tenant.token})
+        api = local_http.get(balancer.url + "/api/v1/projects", headers={"X-API-Key": tenant.token})
     assert api.status_code == 200
     assert not [a for a in load.answers if a.status != 204]
     assert any(a.status == 204 for a in load.since(returned))
@@ -153,9 +156,9 @@ def all_at_once(
 ) -> list[tuple[httpx.Response, float]]:
     """An API read, a console page and each node's readiness, asked together, with how long each took."""
     asks: list[Callable[[], httpx.Response]] = [
-        lambda: httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
+        lambda: local_http.get(balancer.url + "/api/v1/projects", headers=api, timeout=30),
         lambda: console.get("/projects"),
-        *(lambda n=node: httpx.get(n.url + "/readyz", timeout=30) for node in balancer.nodes),
+        *(lambda n=node: local_http.get(n.url + "/readyz", timeout=30) for node in balancer.nodes),
     ]
     with ThreadPoolExecutor() as pool:
         return list(pool.map(timed, asks))
@@ -191,7 +194,7 @@ def test_postgres_frozen_under_load_answers_503_within_10_s_then_recovers_withou
         )
         load.wait_for_answers(100)
         after = [
-            httpx.get(balancer.url + "/api/v1/projects", headers=api, timeout=10).status_code,
+            local_http.get(balancer.url + "/api/v1/projects", headers=api, timeout=10).status_code,
             console.get("/projects").status_code,
         ]
     during = load.since(frozen)
@@ -222,7 +225,7 @@ def test_redis_frozen_submissions_go_on_with_per_process_limits_and_readiness_sa
     def submit_times(url: str, times: int, headers: dict[str, str]) -> list[int]:
         body = {"project_key": tenant.project_key, "value": True, "path": "/p"}
         return [
-            httpx.post(url + "/api/v1/rating/submit", json=body, headers=headers, timeout=30).status_code
+            local_http.post(url + "/api/v1/rating/submit", json=body, headers=headers, timeout=30).status_code
             for _ in range(times)
         ]
 
@@ -246,7 +249,8 @@ def test_redis_frozen_submissions_go_on_with_per_process_limits_and_readiness_sa
         thawed = time.monotonic()
         recovered = wait_for(
             lambda: all(
-                httpx.get(n.url + "/readyz", timeout=10).json()["status"] == "ready" for n in balancer.nodes
+                local_http.get(n.url + "/readyz", timeout=10).json()["status"] == "ready"
+                for n in balancer.nodes
             ),
             5,
             "readiness once Redis thawed",

@@ -18,6 +18,7 @@ import pytest
 from tests.cluster import Node, node_env, wait_for
 from tests.faults.conftest import Load, Tenant, stored_marks
 from tests.faults.test_cluster_faults import UNLIMITED, sign_up
+from tests.local_http import local_http
 from tests.redis_sentinels import SentinelGroup, sentinel_programs_missing
 from tests.services import services_required
 
@@ -104,7 +105,7 @@ def test_redis_primary_killed_under_load_submissions_and_console_sessions_go_on(
                 wait_for(lambda: pages.since(promoted)[-1:] == [200], BACK_WITHIN_SECONDS, "console pages")
                 shared = wait_for(
                     lambda: (
-                        httpx.get(node.url + "/readyz", timeout=10).json()["checks"]["redis"] == "ok"
+                        local_http.get(node.url + "/readyz", timeout=10).json()["checks"]["redis"] == "ok"
                         and script_calls(sentinels) > 0
                     ),
                     BACK_WITHIN_SECONDS,

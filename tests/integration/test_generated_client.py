@@ -15,10 +15,10 @@ from types import ModuleType
 from typing import Any
 from uuid import UUID
 
-import httpx
 import pytest
 
 from tests.browser.harness import LiveServer
+from tests.local_http import local_http
 
 ORIGIN = "https://site.example"
 
@@ -36,7 +36,7 @@ def served(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> I
 @pytest.fixture(scope="module")
 def hearken_client(served: LiveServer) -> Iterator[ModuleType]:
     folder = served.folder
-    (folder / "openapi.json").write_bytes(httpx.get(f"{served.base_url}/schema/openapi.json").content)
+    (folder / "openapi.json").write_bytes(local_http.get(f"{served.base_url}/schema/openapi.json").content)
     (folder / "generator.yml").write_text("post_hooks: []\n")
     generator = Path(sys.executable).with_name("openapi-python-client")
     subprocess.run(

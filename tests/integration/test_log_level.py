@@ -8,10 +8,9 @@ import os
 import subprocess
 from pathlib import Path
 
-import httpx
-
 from tests import databases
 from tests.cluster import HEARKEN, ROOT
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 
 RATING = "/api/v1/rating/submit"
@@ -40,10 +39,10 @@ def _log_of_a_submission(env: dict[str, str], tmp_path: Path) -> list[dict[str, 
             base = f"http://127.0.0.1:{port}"
             wait_until_up(
                 server,
-                lambda: httpx.get(f"{base}/healthz", timeout=1).status_code == 200,
+                lambda: local_http.get(f"{base}/healthz", timeout=1).status_code == 200,
                 on_exit=log.read_text,
             )
-            answer = httpx.post(
+            answer = local_http.post(
                 f"{base}{RATING}", json={"project_key": "pk_unknown", "value": True, "path": "/docs"}
             )
             assert answer.status_code < 500  # refused or not, the submission gets its access line

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 
 from tests.integration.public.servers import ROOT, server_env
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 from tests.services import require_postgres
 
@@ -46,7 +47,7 @@ def test_a_whole_session_leaves_no_secret_in_the_logs(database_url: str, tmp_pat
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(process, lambda: httpx.get(base + "/healthz", timeout=1).status_code == 200)
+        wait_until_up(process, lambda: local_http.get(base + "/healthz", timeout=1).status_code == 200)
         secrets.update(_session(base, secrets))
     finally:
         stop(process)

@@ -23,6 +23,7 @@ from app.operations.metrics import REGISTRY
 from tests.factories import Tenant
 from tests.integration.public.conftest import ALLOWED, valid_bodies
 from tests.integration.public.servers import running_server, server_env
+from tests.local_http import local_http
 from tests.server_processes import free_port
 
 RATING = "/api/v1/rating/submit"
@@ -162,10 +163,12 @@ async def test_metrics_are_open_only_to_the_allowed_networks(database_url: str, 
     assert str(tenant.project_id) not in text
 
     with running_server(server_env(database_url, HEARKEN_METRICS_ALLOW="10.0.0.0/8")) as base:
-        refused = httpx.get(base + "/metrics")
+        refused = local_http.get(base + "/metrics")
         # Behind a trusted proxy the client it names counts, not the proxy's own address.
     assert refused.status_code == 404
     env = server_env(database_url, HEARKEN_METRICS_ALLOW="10.0.0.0/8", HEARKEN_TRUSTED_PROXIES="127.0.0.1")
     with running_server(env) as base:
-        assert httpx.get(base + "/metrics", headers={"X-Forwarded-For": "10.1.2.3"}).status_code == 200
-        assert httpx.get(base + "/metrics", headers={"X-Forwarded-For": "203.0.113.5"}).status_code == 404
+        assert local_http.get(base + "/metrics", headers={"X-Forwarded-For": "10.1.2.3"}).status_code == 200
+        assert (
+            local_http.get(base + "/metrics", headers={"X-Forwarded-For": "203.0.113.5"}).status_code == 404
+        )

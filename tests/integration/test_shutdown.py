@@ -19,6 +19,7 @@ from app.main import create_app
 from tests import databases
 from tests.cluster import HEARKEN, ROOT
 from tests.factories import Tenant
+from tests.local_http import local_http
 from tests.server_processes import free_port, wait_until_up
 
 
@@ -51,7 +52,9 @@ def test_sigterm_drains_every_worker_and_exits_0(sqlite_template: Path, tmp_path
         )
         try:
             url = f"http://127.0.0.1:{port}/healthz"
-            wait_until_up(server, lambda: httpx.get(url, timeout=1).status_code == 200, on_exit=log.read_text)
+            wait_until_up(
+                server, lambda: local_http.get(url, timeout=1).status_code == 200, on_exit=log.read_text
+            )
             server.send_signal(signal.SIGTERM)
             assert server.wait(timeout=20) == 0
         finally:
@@ -59,7 +62,7 @@ def test_sigterm_drains_every_worker_and_exits_0(sqlite_template: Path, tmp_path
                 server.kill()
     assert log.read_text().count("Application shutdown complete") == 2
     try:
-        httpx.get(url, timeout=1)
+        local_http.get(url, timeout=1)
         raise AssertionError("a worker still answers after the stop")
     except httpx.TransportError:
         pass

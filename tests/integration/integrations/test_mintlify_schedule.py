@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 
-import httpx
 import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -25,6 +24,7 @@ from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.fake_mintlify import FakeMintlify, Refusal, running
 from tests.integration.public.servers import ROOT, _hearken, server_env
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 
 API_KEY = "mint_schedule_key"
@@ -118,7 +118,9 @@ async def test_two_server_processes_import_a_due_integration_once(
         for process, port in zip(processes, ports, strict=True):
             wait_until_up(
                 process,
-                lambda p=port: httpx.get(f"http://127.0.0.1:{p}/api/v1/ratings", timeout=1).status_code < 500,
+                lambda p=port: (
+                    local_http.get(f"http://127.0.0.1:{p}/api/v1/ratings", timeout=1).status_code < 500
+                ),
             )
         deadline = time.monotonic() + 20
         while await stored(session_maker) < 3 and time.monotonic() < deadline:

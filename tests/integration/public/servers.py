@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-
+from tests.local_http import local_http
 from tests.server_processes import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -34,7 +33,7 @@ def running_server(env: dict[str, str]) -> Iterator[str]:
     base_url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(
-            process, lambda: httpx.options(f"{base_url}/api/v1/ratings", timeout=1).status_code < 500
+            process, lambda: local_http.options(f"{base_url}/api/v1/ratings", timeout=1).status_code < 500
         )
         yield base_url
     finally:
