@@ -92,8 +92,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
 def served_app() -> Litestar:
     """The application of a `hearken` command, built once: the command line builds it to find its commands
     and run the plugins' server hooks, and `hearken run`'s uvicorn asks for it again, by this name, after
-    configuring logging its own way (Hearken's JSON lines are set again here). A second build was half a
-    CPU second of every server's start. With `--wc N` each worker process builds its own."""
+    configuring logging its own way (Hearken's JSON lines are set again here). A second build was a third
+    of a CPU second of every server's start. With `--wc N` each worker process builds its own."""
     app = _built_once()
     configure_logging(app.state.settings.log_level)
     return app
