@@ -98,7 +98,7 @@ def database_url(request: pytest.FixtureRequest) -> str:
 def settings(database_url: str) -> Settings:
     """Insights off unless a test turns them on: the other tests need no model (tests/integration/
     test_insights*.py run it). The periodic jobs off too: each looks at once when the application starts,
-    which every test does (a tenth of a second of queries on PostgreSQL, racing the test's own); their
+    which every test does (about 50 ms of queries on PostgreSQL, racing the test's own); their
     tests run them or turn them on, and the servers the tests start as processes run them all."""
     return Settings(
         database_url=database_url,
