@@ -55,6 +55,10 @@ class LiveServer:
             "HEARKEN_PORT": str(self.port),
             "PYTHONPATH": str(REPO_ROOT),  # this checkout's code, whatever the installed package maps
             "HEARKEN_EMBEDDINGS": "off",  # no model unless a test asks for insights
+            # The browser reaches the server as through a proxy at 127.0.0.1: a console page names its own
+            # client in X-Forwarded-For (console_harness.page), so the per-client sign-up and sign-in
+            # budgets count each test as the separate visitor it is, wherever the scheduler puts it.
+            "HEARKEN_TRUSTED_PROXIES": "127.0.0.1/32",
             **(extra_env or {}),
         }
         log = (self.folder / "server.log").open("wb")
