@@ -1,6 +1,7 @@
 """What the console's browser tests add to the shared fixtures of tests/browser/conftest.py: the live
-server's address under the console's name, a page that may use the clipboard, accepts confirm()
-dialogs and comes from a client address of its own, and full-page screenshots (optionally at a phone's width) under test-artifacts/console/."""
+server's address under the console's name, a page that may use the clipboard, accepts confirm() dialogs
+and comes from a client address of its own, and full-page screenshots (optionally at a phone's width)
+under test-artifacts/console/."""
 
 from __future__ import annotations
 
