@@ -15,6 +15,7 @@ repositories so), an `X-GitHub-Api-Version` GitHub does not have is 400. Errors 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -116,7 +117,9 @@ def _error(status: int, message: str) -> tuple[int, Any]:
 
 
 @contextmanager
-def running(fake: FakeGithub) -> Iterator[FakeGithub]:
+def running(fake: FakeGithub, tls: ssl.SSLContext | None = None) -> Iterator[FakeGithub]:
+    """Serve `fake` on a free port, over HTTPS when a server `tls` context is given."""
+
     class Handler(BaseHTTPRequestHandler):
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
@@ -138,7 +141,9 @@ def running(fake: FakeGithub) -> Iterator[FakeGithub]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+    fake.url = f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

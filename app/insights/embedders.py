@@ -21,6 +21,8 @@ from typing import Any, Protocol
 import httpx
 import numpy as np
 
+from app.outgoing_tls import tls_context
+
 logger = logging.getLogger("hearken.insights")
 
 LOCAL_MODEL = "multilingual-e5-small-q4"
@@ -156,7 +158,7 @@ class RemoteEmbedder:
         if not texts:
             return np.zeros((0, 1), np.float32)
         try:
-            async with httpx.AsyncClient(timeout=self._timeout) as client:
+            async with httpx.AsyncClient(timeout=self._timeout, verify=tls_context()) as client:
                 response = await client.post(
                     self._url, json={"model": self._model, "input": [t[:MAX_CHARACTERS] for t in texts]}
                 )

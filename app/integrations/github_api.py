@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import httpx
 import msgspec
 
+from app.outgoing_tls import tls_context
+
 TIMEOUT_SECONDS = 10.0
 API_VERSION = "2022-11-28"
 
@@ -70,7 +72,7 @@ async def create_issue(api_url: str, repository: str, token: str, title: str, bo
 
 async def _call(method: str, url: str, token: str, **kwargs: object) -> httpx.Response:
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS) as client:
+        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, verify=tls_context()) as client:
             return await client.request(method, url, headers=_headers(token), **kwargs)  # type: ignore[arg-type]
     except httpx.TimeoutException:
         raise GithubError(f"GitHub did not answer within {TIMEOUT_SECONDS:.0f} seconds") from None

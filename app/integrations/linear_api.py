@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 import msgspec
 
+from app.outgoing_tls import tls_context
+
 TIMEOUT_SECONDS = 10.0
 TEAM_QUERY = "query Team($id: String!) { team(id: $id) { id key name } }"
 ISSUE_CREATE = (
@@ -59,7 +61,7 @@ async def create_issue(api_url: str, api_key: str, team_id: str, title: str, bod
 
 async def _graphql(api_url: str, api_key: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS) as client:
+        async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS, verify=tls_context()) as client:
             response = await client.post(
                 f"{api_url}/graphql",
                 json={"query": query, "variables": variables},

@@ -28,6 +28,7 @@ from app.integrations.claims import claim
 from app.integrations.integration_rows import IntegrationRows
 from app.integrations.mintlify_api import FeedbackPage, MintlifyError, feedback_page
 from app.integrations.mintlify_items import page_feedback
+from app.outgoing_tls import tls_context
 from app.services.feedback_items import FeedbackItems
 from app.timestamps import utc_now
 from tenants.scope import OrgScope, operator_scope
@@ -100,7 +101,7 @@ async def import_mintlify_feedback(
             raise MintlifyError(
                 "the API key can no longer be read here (the secret key changed); save it again"
             )
-        async with httpx.AsyncClient() as client:
+        async with httpx.AsyncClient(verify=tls_context()) as client:
             cursor: str | None = None
             for _ in range(MAX_PAGES):
                 page = await feedback_page(

@@ -22,6 +22,8 @@ from joserfc import jwt
 from joserfc.errors import ExpiredTokenError, InvalidKeyIdError, JoseError
 from joserfc.jwk import KeySet
 
+from app.outgoing_tls import tls_context
+
 TIMEOUT = httpx.Timeout(5.0)
 MAX_BODY = 512 * 1024
 DISCOVERY_SECONDS = 3600
@@ -191,7 +193,11 @@ class OpenIdClient:
     async def _send(self, method: str, url: str, **options: Any) -> dict[str, Any]:
         try:
             async with httpx.AsyncClient(
-                timeout=TIMEOUT, transport=self.transport, follow_redirects=False, trust_env=False
+                timeout=TIMEOUT,
+                transport=self.transport,
+                follow_redirects=False,
+                trust_env=False,
+                verify=tls_context(),
             ) as client:
                 response = await client.request(method, url, **options)
         except httpx.TimeoutException:
