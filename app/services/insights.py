@@ -25,6 +25,9 @@ SEMANTIC_CANDIDATES = 1000
 SEMANTIC_MAX_LENGTH = 500
 DEFAULT_WINDOW = timedelta(days=30)
 SAMPLES = 3
+THEMES_READS = 3
+"""Reads of a themes report while recomputations keep committing under it; after the last, the report
+names the computation seen when that read began (never a newer one than its themes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,13 +126,39 @@ class Insights(ProjectScoped):
     async def themes(self, since: datetime | None, until: datetime | None) -> ThemesReport:
         """The project's themes with their counts in [since, until) and in the window of equal length
         before it (default: the last 30 days), biggest first; themes without items in the window are
-        left out."""
+        left out.
+
+        Each statement sees the latest commit (READ COMMITTED on PostgreSQL, SQLite outside a write), so
+        a recomputation may commit between them. `computed_at` is read first and again at the end, and
+        the report read again while it moved: it never names a newer computation than the themes shown,
+        and a client waiting for it to move after a refresh sees that computation's themes."""
         end = until or utc_now()
         start = since or _earlier(end, DEFAULT_WINDOW)
+        seen = await self._computed_at()
+        for _ in range(THEMES_READS):
+            computed_at = seen  # as it stood before this read of the themes
+            summaries, pending = await self._themes_in(start, end)
+            seen = await self._computed_at()
+            if seen == computed_at:
+                break
+        return ThemesReport(summaries, computed_at, pending, start, end)
+
+    async def _computed_at(self) -> datetime | None:
+        return await self.session.scalar(
+            select(ProjectInsight.themes_computed_at).where(ProjectInsight.project_id == self.project.id)
+        )
+
+    async def _themes_in(self, start: datetime, end: datetime) -> tuple[list[ThemeSummary], int]:
         previous_start = _earlier(start, end - start)
         current = await self._counts(start, end)
         previous = await self._counts(previous_start, start)
-        themes = list(await self.session.scalars(select(Theme).where(Theme.project_id == self.project.id)))
+        themes = list(
+            await self.session.scalars(
+                select(Theme)
+                .where(Theme.project_id == self.project.id)
+                .execution_options(populate_existing=True)  # labels as they are now, on a second read
+            )
+        )
         summaries = [
             ThemeSummary(
                 theme, current[theme.id], previous.get(theme.id, 0), await self._samples(theme, start, end)
@@ -138,9 +167,6 @@ class Insights(ProjectScoped):
             if current.get(theme.id)
         ]
         summaries.sort(key=lambda summary: (-summary.count, summary.theme.label))
-        state = await self.session.scalar(
-            select(ProjectInsight).where(ProjectInsight.project_id == self.project.id)
-        )
         pending = await self.session.scalar(
             select(func.count())
             .select_from(FeedbackItem)
@@ -152,7 +178,7 @@ class Insights(ProjectScoped):
                 or_(FeedbackEmbedding.id.is_(None), FeedbackEmbedding.vector.is_(None)),
             )
         )
-        return ThemesReport(summaries, state.themes_computed_at if state else None, pending or 0, start, end)
+        return summaries, pending or 0
 
     async def request_refresh(self) -> None:
         """Ask for the themes to be recomputed (by whichever process takes it first); this process looks
