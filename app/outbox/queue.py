@@ -1,10 +1,14 @@
 """The outbox table's operations: queue work in the caller's transaction, claim due work, save an
-attempt's result, queue a job again.
+attempt's result, queue a job again, delete jobs.
 
 Claiming is safe with several dispatchers on one database: PostgreSQL skips rows another dispatcher is
 claiming (FOR UPDATE SKIP LOCKED), SQLite runs one writer at a time, and in both the claim's UPDATE
 checks again that the job is still free. A claim is a lease: a dispatcher that dies mid-attempt leaves
 the job to be claimed again once the lease ends, and its late result, if any, is discarded.
+
+Saving results and deleting jobs (an endpoint deleted, deliveries forgotten) lock the jobs they touch in
+id order before changing any. Taken in the order the attempts ended (a save) and in the order a scan met
+the rows (a deletion), the same jobs deadlocked on PostgreSQL and one side failed.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, Integer, bindparam, event, or_, select, update
+from sqlalchemy import ColumnElement, Integer, Select, bindparam, delete, event, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
@@ -104,6 +108,12 @@ async def finish(
     attempt of each failure that has retries left (after the job's `retry_delays`). A job whose lease
     was lost meanwhile is left alone, its records dropped. Returns how many were saved."""
     now = utc_now()
+    await session.execute(
+        select(OutboxJob.id)
+        .where(OutboxJob.id.in_([job.id for job, _, _ in results]))
+        .order_by(OutboxJob.id)
+        .with_for_update(key_share=True)  # FOR NO KEY UPDATE: what each UPDATE below takes
+    )
     saved: set[UUID] = set()
     succeeded: dict[datetime, list[UUID]] = {}
     for job, outcome, retry_delays in results:
@@ -146,6 +156,18 @@ async def _save(
         .execution_options(synchronize_session=False)
     )
     return list(rows)
+
+
+async def delete_jobs(session: AsyncSession, ids: Select[tuple[UUID]]) -> int:
+    """Delete the jobs whose ids `ids` selects, and through their foreign keys what hangs on them (a
+    webhook delivery and its attempts), locking them in id order first. Returns how many went."""
+    await session.execute(
+        select(OutboxJob.id).where(OutboxJob.id.in_(ids)).order_by(OutboxJob.id).with_for_update()
+    )
+    result = await session.execute(
+        delete(OutboxJob).where(OutboxJob.id.in_(ids)).execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
 
 
 def retry_now(session: AsyncSession, job: OutboxJob) -> None:

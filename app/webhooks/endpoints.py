@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.ids import parse_uuid
-from app.db.models import OutboxJob, Project, WebhookDelivery, WebhookEndpoint, WebhookFormat
+from app.db.models import Project, WebhookDelivery, WebhookEndpoint, WebhookFormat
 from app.db.url_credentials import masked_url
 from app.errors import InvalidRequest, NotFound
+from app.outbox.queue import delete_jobs
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from app.timestamps import utc_now
 from app.webhooks.events import EVENT_TYPES, TEST_EVENT, Event, queue_delivery
@@ -140,10 +141,8 @@ class WebhookEndpoints:
     async def delete(self, endpoint: WebhookEndpoint) -> None:
         """The endpoint, its deliveries and their queued work."""
         require(self.scope, Access.ADMIN)
-        await self.session.execute(
-            delete(OutboxJob).where(
-                OutboxJob.id.in_(select(WebhookDelivery.id).where(WebhookDelivery.endpoint_id == endpoint.id))
-            )
+        await delete_jobs(
+            self.session, select(WebhookDelivery.id).where(WebhookDelivery.endpoint_id == endpoint.id)
         )
         await self.session.delete(endpoint)
         await self.session.flush()

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, delete, or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import JobStatus, OutboxJob, WebhookDelivery, WebhookEndpoint
+from app.outbox.queue import delete_jobs
 from app.webhooks.events import WEBHOOK_JOB
 
 KEEP_DELIVERIES = timedelta(days=30)
@@ -31,11 +32,7 @@ def _of_org(org_id: UUID) -> ColumnElement[bool]:
 
 
 async def _delete_deliveries(session: AsyncSession, where: Sequence[ColumnElement[bool]]) -> int:
-    doomed = select(WebhookDelivery.id).where(*where).scalar_subquery()
-    result = await session.execute(
-        delete(OutboxJob).where(OutboxJob.id.in_(doomed)).execution_options(synchronize_session=False)
-    )
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return await delete_jobs(session, select(WebhookDelivery.id).where(*where))
 
 
 async def forget_deliveries_about(session: AsyncSession, org_id: UUID, subject_ids: Sequence[UUID]) -> int:
@@ -76,10 +73,7 @@ async def prune_deliveries(session: AsyncSession, now: datetime, *, limit: int) 
         .order_by(OutboxJob.created_at)
         .limit(limit)
     )
-    result = await session.execute(
-        delete(OutboxJob).where(OutboxJob.id.in_(oldest)).execution_options(synchronize_session=False)
-    )
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return await delete_jobs(session, oldest)
 
 
 async def forget_replaced_secrets(session: AsyncSession, now: datetime) -> int:
