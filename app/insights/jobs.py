@@ -143,10 +143,13 @@ class EmbedSender:
         async with unit_of_work(self._session_maker) as session:
             # The version moves first: its row lock orders the writers of one project, so a reader
             # that sees version V finds every vector written under V or before already committed.
+            # Projects, then rows, are taken in id order, as every writer of many rows takes them.
             versions = {
-                project_id: await bump_version(session, project_id) for project_id in {row[1] for row in rows}
+                project_id: await bump_version(session, project_id)
+                for project_id in sorted({row[1] for row in rows})
             }
-            for (feedback_id, project_id, _), vector, language in zip(rows, vectors, languages, strict=True):
+            written = sorted(zip(rows, vectors, languages, strict=True), key=lambda entry: entry[0][0])
+            for (feedback_id, project_id, _), vector, language in written:
                 await session.execute(
                     update(FeedbackEmbedding)
                     .where(and_(FeedbackEmbedding.id == feedback_id, FeedbackEmbedding.job_id == job_id))

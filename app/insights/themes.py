@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
 
 from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight, Theme
+from app.db.row_locks import lock_in_id_order
 from app.db.transactions import unit_of_work
 from app.insights.clustering import Cluster, cluster
 from app.insights.engine import InsightsEngine, insights_engine
@@ -123,7 +124,16 @@ async def recompute_themes(
 async def _store(
     session: AsyncSession, project_id: UUID, version: int, members: list[list[UUID]], clusters: list[Cluster]
 ) -> None:
+    """Replace the project's themes. The insights row first, then the project's vectors in id order:
+    the order in which the embedding writer takes them, so the two wait for each other, never deadlock."""
     now = utc_now()
+    await session.execute(
+        update(ProjectInsight)
+        .where(ProjectInsight.project_id == project_id)
+        .values(themes_version=version, themes_computed_at=now, themes_locked_until=None, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    await lock_in_id_order(session, FeedbackEmbedding.id, [FeedbackEmbedding.project_id == project_id])
     old: dict[UUID, set[UUID]] = {}
     for feedback_id, theme_id in await session.execute(
         select(FeedbackEmbedding.id, FeedbackEmbedding.theme_id).where(
@@ -170,12 +180,6 @@ async def _store(
             )
     await session.execute(
         delete(Theme).where(Theme.project_id == project_id, Theme.id.not_in(current or {uuid7()}))
-    )
-    await session.execute(
-        update(ProjectInsight)
-        .where(ProjectInsight.project_id == project_id)
-        .values(themes_version=version, themes_computed_at=now, themes_locked_until=None, updated_at=now)
-        .execution_options(synchronize_session=False)
     )
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
 
 from app.db.models import JobStatus, OutboxJob
+from app.db.row_locks import lock_in_id_order
 from app.outbox.handler import ClaimedJob, Outcome
 from app.timestamps import utc_now
 
@@ -108,12 +109,7 @@ async def finish(
     attempt of each failure that has retries left (after the job's `retry_delays`). A job whose lease
     was lost meanwhile is left alone, its records dropped. Returns how many were saved."""
     now = utc_now()
-    await session.execute(
-        select(OutboxJob.id)
-        .where(OutboxJob.id.in_([job.id for job, _, _ in results]))
-        .order_by(OutboxJob.id)
-        .with_for_update(key_share=True)  # FOR NO KEY UPDATE: what each UPDATE below takes
-    )
+    await lock_in_id_order(session, OutboxJob.id, [OutboxJob.id.in_([job.id for job, _, _ in results])])
     saved: set[UUID] = set()
     succeeded: dict[datetime, list[UUID]] = {}
     for job, outcome, retry_delays in results:
@@ -161,9 +157,7 @@ async def _save(
 async def delete_jobs(session: AsyncSession, ids: Select[tuple[UUID]]) -> int:
     """Delete the jobs whose ids `ids` selects, and through their foreign keys what hangs on them (a
     webhook delivery and its attempts), locking them in id order first. Returns how many went."""
-    await session.execute(
-        select(OutboxJob.id).where(OutboxJob.id.in_(ids)).order_by(OutboxJob.id).with_for_update()
-    )
+    await lock_in_id_order(session, OutboxJob.id, [OutboxJob.id.in_(ids)], deleting=True)
     result = await session.execute(
         delete(OutboxJob).where(OutboxJob.id.in_(ids)).execution_options(synchronize_session=False)
     )

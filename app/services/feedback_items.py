@@ -29,7 +29,7 @@ from app.db.models import (
     User,
 )
 from app.db.paging import one_page
-from app.db.row_locks import lock_rows
+from app.db.row_locks import lock_in_id_order, lock_rows
 from app.errors import InvalidRequest, NotFound
 from app.insights.jobs import queue_embeddings
 from app.notifications.events import queue_notification
@@ -480,7 +480,8 @@ async def delete_feedback(
     """Delete for good the items matching `where` (at most `limit`, oldest first) with their history and
     images, and take them off the counters and the image quota, in the caller's transaction; returns how
     many went. The rows are locked first, so a concurrent change cannot move a counter of an item being
-    deleted."""
+    deleted, and then their vectors in id order, as the writers of vectors lock them (the cascade that
+    deletes them would take them in the order its scan meets them)."""
     query = (
         select(FeedbackItem.id, FeedbackItem.spam, *COUNTER_COLUMNS)
         .where(*where)
@@ -493,6 +494,10 @@ async def delete_feedback(
     counted = [(tuple(row[2:]), -1) for row in rows if not row[1]]  # spam is on no counter
     await apply_feedback_counts(session, counted)  # type: ignore[arg-type]
     ids = [row[0] for row in rows]
+    in_id_order = sorted(ids)
+    for start in range(0, len(ids), 500):
+        vectors = [FeedbackEmbedding.id.in_(in_id_order[start : start + 500])]
+        await lock_in_id_order(session, FeedbackEmbedding.id, vectors, deleting=True)
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         await delete_attachments(session, [FeedbackItem.id.in_(chunk)])

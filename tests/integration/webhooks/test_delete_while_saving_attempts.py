@@ -11,10 +11,8 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, text
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.config import build_db_config
 from app.db.models import OutboxJob, WebhookAttempt, WebhookEndpoint
 from app.db.transactions import unit_of_work
 from app.outbox import Outcome
@@ -23,38 +21,16 @@ from app.outbox.queue import claim, finish
 from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import WEBHOOK_JOB
 from tenants.scope import operator_scope
-from tests import databases
 from tests.factories import make_tenant
+from tests.lock_waits import Maker, emptied_postgres, is_locked, move_to_the_end, until_waiting_on_a_lock
 
 pytestmark = pytest.mark.postgres
-
-Maker = async_sessionmaker[AsyncSession]
 
 
 @pytest.fixture
 async def postgres(postgres_url: str) -> AsyncIterator[tuple[Settings, Maker]]:
-    databases.postgres_empty(postgres_url)
-    settings = Settings(
-        database_url=postgres_url, secret_key="test", embeddings="off", webhook_allow_private=True
-    )
-    config = build_db_config(settings)
-    yield settings, config.create_session_maker()
-    await config.get_engine().dispose()
-
-
-async def _waiting_on_a_lock(session_maker: Maker, deleting: asyncio.Task[Any]) -> None:
-    async with session_maker() as session:
-        for _ in range(400):
-            waiting = await session.scalar(
-                select(func.count())
-                .select_from(text("pg_stat_activity"))
-                .where(text("datname = current_database() AND wait_event_type = 'Lock'"))
-            )
-            await session.rollback()
-            if waiting or deleting.done():
-                return
-            await asyncio.sleep(0.025)
-    raise AssertionError("the deletion never waited for the jobs being saved")
+    async with emptied_postgres(postgres_url) as sessions:
+        yield sessions
 
 
 async def test_deleting_an_endpoint_while_its_attempts_are_saved(
@@ -100,7 +76,7 @@ async def test_deleting_an_endpoint_while_its_attempts_are_saved(
     saving = asyncio.create_task(save_results())
     deleting = asyncio.create_task(delete_endpoint())
     await saved_one.wait()
-    await _waiting_on_a_lock(session_maker, deleting)
+    await until_waiting_on_a_lock(session_maker, deleting)
     deletion_waits.set()
     assert await saving == 2
     await deleting  # raised DeadlockDetected (or the save did) before the fix
@@ -129,7 +105,7 @@ async def test_a_deletion_takes_the_jobs_in_id_order_whatever_order_it_meets_the
         first, second = sorted([(await webhooks.send_test(endpoint)).id for _ in range(2)])
     async with unit_of_work(session_maker) as session:
         for table in ("outbox_jobs", "webhook_deliveries"):
-            await session.execute(text(f"UPDATE {table} SET id = id WHERE id = :id"), {"id": first})
+            await move_to_the_end(session, table, first)
         scanned = list(await session.scalars(text("SELECT id FROM outbox_jobs ORDER BY ctid")))
     assert scanned == [second, first]
 
@@ -142,12 +118,8 @@ async def test_a_deletion_takes_the_jobs_in_id_order_whatever_order_it_meets_the
                 await webhooks.delete(await webhooks.get(endpoint.id))
 
         deleting = asyncio.create_task(delete_endpoint())
-        await _waiting_on_a_lock(session_maker, deleting)
-        async with session_maker() as saving:
-            second_free = await saving.scalar(
-                select(OutboxJob.id).where(OutboxJob.id == second).with_for_update(nowait=True)
-            )
-            await saving.rollback()
+        await until_waiting_on_a_lock(session_maker, deleting)
+        second_held = await is_locked(session_maker, OutboxJob.id, second)
         await holding.rollback()
     await deleting
-    assert second_free == second
+    assert not second_held
