@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from litestar import Litestar
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
@@ -30,6 +30,7 @@ from app.services.projects import Projects
 from tenants.scope import operator_scope
 from tests.factories import Tenant, add_project
 from tests.integration.public.servers import running_server, server_env
+from tests.lock_waits import until_waiting_on_a_lock
 
 ROUNDS = 12
 
@@ -166,18 +167,7 @@ async def _waiting_on_a_lock(session_maker: Maker, settings: Settings, patch: as
     if settings.is_sqlite:
         await asyncio.wait([patch], timeout=0.5)
         return
-    async with session_maker() as session:
-        for _ in range(400):
-            waiting = await session.scalar(
-                select(func.count())
-                .select_from(text("pg_stat_activity"))
-                .where(text("datname = current_database() AND wait_event_type = 'Lock'"))
-            )
-            await session.rollback()
-            if waiting or patch.done():
-                return
-            await asyncio.sleep(0.025)
-    raise AssertionError("the PATCH never waited for the row being deleted")
+    await until_waiting_on_a_lock(session_maker, patch)
 
 
 @pytest.mark.parametrize("template", sorted(RACES))
