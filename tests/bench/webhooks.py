@@ -64,14 +64,17 @@ def webhooks_part(
 ) -> dict[str, Any]:
     print("Feedback ingest with a webhook endpoint (PostgreSQL, 1 worker)", flush=True)
     url = databases.postgres_create()
-    settings = Settings(database_url=url, secret_key="bench")
+    env = app_env(url, True)
+    # The server's key: the endpoint's signing secret is sealed with it, and one sealed under another
+    # key fails every delivery (nothing was delivered while this said "bench").
+    settings = Settings(database_url=url, secret_key=env["HEARKEN_SECRET_KEY"])
     config = build_db_config(settings)
     session_maker = config.create_session_maker()
     try:
         with receiver() as hook:
             _, (plain, *_) = asyncio.run(seed.tenant(session_maker))
             subscribed = asyncio.run(_subscribe(session_maker, settings, hook.url))
-            server = start("app.main:create_app", workers=1, env=app_env(url, True))
+            server = start("app.main:create_app", workers=1, env=env)
             try:
                 target = server.url + "/api/v1/feedback/submit"
                 scripts = {
@@ -93,6 +96,8 @@ def webhooks_part(
             finally:
                 server.stop()
             delivered = len(hook.requests)
+            if left := asyncio.run(_pending(session_maker)):
+                raise SystemExit(f"{left:,} webhook deliveries were still pending 120 s after the load")
     finally:
         asyncio.run(config.get_engine().dispose())
         databases.postgres_drop(url)
