@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.identity_secret import new_identity_secret
 from app.db.ids import parse_uuid
-from app.db.models import FeedbackCounter, Project
+from app.db.models import FeedbackCounter, FeedbackEmbedding, Project, ProjectInsight
+from app.db.row_locks import lock_in_id_order
 from app.db.secret_box import SecretBox
 from app.errors import Forbidden, InvalidRequest, NotFound
 from app.ingest import normalize_origins
@@ -143,8 +144,17 @@ class Projects:
         return secret
 
     async def delete(self, project: Project) -> None:
+        """The project and, through foreign keys, everything it holds. Its insights row is locked first
+        and then its vectors in id order, as the embedding writer and a themes store take them: the
+        cascades would take them in the order their scans meet them, and deadlock with a writer."""
         require(self.scope, Access.ADMIN)
         self._require_own(project)
+        await lock_in_id_order(
+            self.session, ProjectInsight.id, [ProjectInsight.project_id == project.id], deleting=True
+        )
+        await lock_in_id_order(
+            self.session, FeedbackEmbedding.id, [FeedbackEmbedding.project_id == project.id], deleting=True
+        )
         await self.session.delete(project)
         await self.session.flush()
 

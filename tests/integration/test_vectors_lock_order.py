@@ -1,8 +1,9 @@
-"""Writers of many vectors at once (the embedding writer, a purge of items, a themes store) take the
-rows in id order on PostgreSQL, so two of them on the same rows wait for each other instead of
-deadlocking: a deadlock fails one of them, and when that is a purge or a bulk change the client gets 503.
-The embedding writer wrote a job's vectors in the order its read returned them; a purge's cascade and a
-themes store's UPDATEs take them in the order their scan meets them."""
+"""Writers of many vectors at once (the embedding writer, a purge of items, a themes store, a project's
+deletion) take the rows in id order on PostgreSQL, after the project's insights row where they take it,
+so two of them on the same rows wait for each other instead of deadlocking: a deadlock fails one of
+them, and when that is a purge, a deletion or a bulk change the client gets 503. The embedding writer
+wrote a job's vectors in the order its read returned them; cascades and a themes store's UPDATEs take
+them in the order their scan meets them."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from app.insights.clustering import Cluster
 from app.insights.jobs import EmbedSender, update_insight
 from app.insights.themes import _store
 from app.services.feedback_items import FeedbackItems, delete_feedback
+from app.services.projects import Projects
 from tenants.scope import operator_scope
 from tests.factories import Tenant, make_tenant
 from tests.lock_waits import Maker, emptied_postgres, is_locked, move_to_the_end, until_waiting_on_a_lock
@@ -162,3 +164,81 @@ async def test_a_themes_store_takes_the_insights_row_then_the_vectors_in_id_orde
         await holding.rollback()
     await storing
     assert (second_held, insights_held) == (False, True)
+
+
+@pytest.mark.parametrize("paused_after", ["project_insights", "feedback_embeddings"])
+async def test_a_project_deleted_while_the_embedding_writer_saves_its_vectors(
+    postgres: tuple[Settings, Maker], paused_after: str
+) -> None:
+    """The writer pauses, holding the project's insights row (and its first vector), until the deletion
+    waits. Waiting, the deletion holds none of the project's vectors, so the writer finishes and the
+    deletion after it."""
+    _, session_maker = postgres
+    tenant, first, second = await two_items_with_vectors(session_maker)
+    async with unit_of_work(session_maker) as session:  # the deletion's cascades meet the second first
+        await move_to_the_end(session, "feedback_items", first)
+        await move_to_the_end(session, "feedback_embeddings", first, indexed="version")
+    wrote_one, deletion_waits = asyncio.Event(), asyncio.Event()
+
+    class PausingSession(AsyncSession):
+        async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await super().execute(statement, *args, **kwargs)
+            if (
+                isinstance(statement, Update)
+                and statement.table.name == paused_after
+                and not wrote_one.is_set()
+            ):
+                wrote_one.set()
+                await deletion_waits.wait()
+            return result
+
+    pausing = async_sessionmaker(session_maker.kw["bind"], class_=PausingSession, expire_on_commit=False)
+    engine = SimpleNamespace(embedder=SimpleNamespace(name="test-embedder"))
+    writer = EmbedSender(pausing, engine)  # type: ignore[arg-type]
+    rows = [(first, tenant.project.id, "Item 0"), (second, tenant.project.id, "Item 1")]
+    saving = asyncio.create_task(writer._save(JOB, rows, [VECTOR, VECTOR], ["en", "en"]))
+
+    async def delete_project() -> None:
+        await wrote_one.wait()
+        async with unit_of_work(session_maker) as session:
+            projects = Projects(session, operator_scope(tenant.org_id, "tests"))
+            await projects.delete(await projects.get(str(tenant.project.id)))
+
+    deleting = asyncio.create_task(delete_project())
+    await asyncio.wait([saving, asyncio.create_task(wrote_one.wait())], return_when=asyncio.FIRST_COMPLETED)
+    assert wrote_one.is_set(), saving.exception()
+    await until_waiting_on_a_lock(session_maker, deleting)
+    second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
+    deletion_waits.set()
+    await saving
+    await deleting
+    assert not second_held
+    async with session_maker() as session:
+        assert await session.scalar(select(func.count()).select_from(FeedbackEmbedding)) == 0
+
+
+async def test_a_project_deletion_takes_its_vectors_in_id_order_whatever_order_it_meets_them(
+    postgres: tuple[Settings, Maker],
+) -> None:
+    """As a purge does (a backfill or a bulk change writes vectors without the insights row)."""
+    _, session_maker = postgres
+    tenant, first, second = await two_items_with_vectors(session_maker)
+    async with unit_of_work(session_maker) as session:
+        await move_to_the_end(session, "feedback_items", first)
+        await move_to_the_end(session, "feedback_embeddings", first, indexed="version")
+    async with session_maker() as holding:
+        await holding.execute(
+            select(FeedbackEmbedding).where(FeedbackEmbedding.id == first).with_for_update()
+        )
+
+        async def delete_project() -> None:
+            async with unit_of_work(session_maker) as session:
+                projects = Projects(session, operator_scope(tenant.org_id, "tests"))
+                await projects.delete(await projects.get(str(tenant.project.id)))
+
+        deleting = asyncio.create_task(delete_project())
+        await until_waiting_on_a_lock(session_maker, deleting)
+        second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
+        await holding.rollback()
+    await deleting
+    assert not second_held
