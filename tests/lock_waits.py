@@ -4,7 +4,7 @@ other wait for them (pg_stat_activity), and asks which rows a waiting transactio
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from uuid import UUID
@@ -63,6 +63,25 @@ async def is_locked(session_maker: Maker, key: Any, ident: UUID) -> bool:
         finally:
             await session.rollback()
     return False
+
+
+async def held_while_it_waits(
+    session_maker: Maker,
+    held: tuple[Any, UUID],
+    work: Coroutine[Any, Any, Any],
+    asked: Sequence[tuple[Any, UUID]],
+) -> list[bool]:
+    """Hold the row `held` (a primary key column and its value), run `work` until a transaction waits
+    for a lock, and say of each row in `asked` whether it is locked meanwhile; then let `work` finish."""
+    key, ident = held
+    async with session_maker() as holding:
+        await holding.execute(select(key).where(key == ident).with_for_update())
+        waiter = asyncio.create_task(work)
+        await until_waiting_on_a_lock(session_maker, waiter)
+        answers = [await is_locked(session_maker, column, value) for column, value in asked]
+        await holding.rollback()
+    await waiter
+    return answers
 
 
 async def move_to_the_end(session: AsyncSession, table: str, ident: UUID, *, indexed: str = "id") -> None:

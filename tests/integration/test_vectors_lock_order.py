@@ -29,7 +29,13 @@ from app.services.feedback_items import FeedbackItems, delete_feedback
 from app.services.projects import Projects
 from tenants.scope import operator_scope
 from tests.factories import Tenant, make_tenant
-from tests.lock_waits import Maker, emptied_postgres, is_locked, move_to_the_end, until_waiting_on_a_lock
+from tests.lock_waits import (
+    Maker,
+    emptied_postgres,
+    held_while_it_waits,
+    move_to_the_end,
+    until_waiting_on_a_lock,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -61,6 +67,46 @@ async def two_items_with_vectors(session_maker: Maker) -> tuple[Tenant, UUID, UU
     return tenant, ids[0], ids[1]
 
 
+async def writer_paused_after(
+    session_maker: Maker, table: str, rows: list[tuple[UUID, UUID, str]]
+) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """The embedding writer saving `rows` (in this order, as its read returned them), paused after its
+    first UPDATE of `table` until the event returned is set; returns once it has paused."""
+    paused, resume = asyncio.Event(), asyncio.Event()
+
+    class PausingSession(AsyncSession):
+        async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await super().execute(statement, *args, **kwargs)
+            if isinstance(statement, Update) and statement.table.name == table and not paused.is_set():
+                paused.set()
+                await resume.wait()
+            return result
+
+    pausing = async_sessionmaker(session_maker.kw["bind"], class_=PausingSession, expire_on_commit=False)
+    engine = SimpleNamespace(embedder=SimpleNamespace(name="test-embedder"))
+    writer = EmbedSender(pausing, engine)  # type: ignore[arg-type]
+    saving = asyncio.create_task(writer._save(JOB, rows, [VECTOR] * len(rows), ["en"] * len(rows)))
+    await asyncio.wait([saving, asyncio.create_task(paused.wait())], return_when=asyncio.FIRST_COMPLETED)
+    assert paused.is_set(), saving.exception()
+    return saving, resume
+
+
+async def purge_items(session_maker: Maker, tenant: Tenant) -> int:
+    async with unit_of_work(session_maker) as session:
+        return await delete_feedback(session, [FeedbackItem.project_id == tenant.project.id])
+
+
+async def delete_project(session_maker: Maker, tenant: Tenant) -> None:
+    async with unit_of_work(session_maker) as session:
+        projects = Projects(session, operator_scope(tenant.org_id, "tests"))
+        await projects.delete(await projects.get(str(tenant.project.id)))
+
+
+async def vectors_left(session_maker: Maker) -> int:
+    async with session_maker() as session:
+        return int(await session.scalar(select(func.count()).select_from(FeedbackEmbedding)) or 0)
+
+
 async def test_a_purge_while_the_embedding_writer_saves_the_same_items(
     postgres: tuple[Settings, Maker],
 ) -> None:
@@ -68,46 +114,14 @@ async def test_a_purge_while_the_embedding_writer_saves_the_same_items(
     held the first vector (its cascade deletes them in item order) and each waited for the other."""
     _, session_maker = postgres
     tenant, first, second = await two_items_with_vectors(session_maker)
-    wrote_one, purge_waits = asyncio.Event(), asyncio.Event()
-
-    class PausingSession(AsyncSession):
-        async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-            result = await super().execute(statement, *args, **kwargs)
-            vector_written = isinstance(statement, Update) and statement.table.name == "feedback_embeddings"
-            if vector_written and not wrote_one.is_set():
-                wrote_one.set()
-                await purge_waits.wait()
-            return result
-
-    pausing = async_sessionmaker(session_maker.kw["bind"], class_=PausingSession, expire_on_commit=False)
-    engine = SimpleNamespace(embedder=SimpleNamespace(name="test-embedder"))
-    writer = EmbedSender(pausing, engine)  # type: ignore[arg-type]
     rows = [(second, tenant.project.id, "Item 1"), (first, tenant.project.id, "Item 0")]
-    job_id = await _job_of(session_maker, first)
-    saving = asyncio.create_task(writer._save(job_id, rows, [VECTOR, VECTOR], ["en", "en"]))
-
-    async def purge() -> int:
-        await wrote_one.wait()
-        async with unit_of_work(session_maker) as session:
-            return await delete_feedback(session, [FeedbackItem.project_id == tenant.project.id])
-
-    purging = asyncio.create_task(purge())
-    await asyncio.wait([saving, asyncio.create_task(wrote_one.wait())], return_when=asyncio.FIRST_COMPLETED)
-    assert wrote_one.is_set(), saving.exception()
+    saving, resume = await writer_paused_after(session_maker, "feedback_embeddings", rows)
+    purging = asyncio.create_task(purge_items(session_maker, tenant))
     await until_waiting_on_a_lock(session_maker, purging)
-    purge_waits.set()
+    resume.set()
     await saving  # one of the two raised DeadlockDetected before
     assert await purging == 2
-    async with session_maker() as session:
-        left = await session.scalar(select(func.count()).select_from(FeedbackEmbedding))
-    assert left == 0
-
-
-async def _job_of(session_maker: Maker, feedback_id: UUID) -> UUID | None:
-    async with session_maker() as session:
-        return await session.scalar(
-            select(FeedbackEmbedding.job_id).where(FeedbackEmbedding.id == feedback_id)
-        )
+    assert await vectors_left(session_maker) == 0
 
 
 async def test_a_purge_takes_the_vectors_in_id_order_whatever_order_it_meets_them(
@@ -121,21 +135,12 @@ async def test_a_purge_takes_the_vectors_in_id_order_whatever_order_it_meets_the
     async with unit_of_work(session_maker) as session:
         for table in ("feedback_items", "feedback_embeddings"):
             await move_to_the_end(session, table, first)
-    async with session_maker() as holding:
-        await holding.execute(
-            select(FeedbackEmbedding.id).where(FeedbackEmbedding.id == first).with_for_update()
-        )
-
-        async def purge() -> int:
-            async with unit_of_work(session_maker) as session:
-                return await delete_feedback(session, [FeedbackItem.project_id == tenant.project.id])
-
-        purging = asyncio.create_task(purge())
-        await until_waiting_on_a_lock(session_maker, purging)
-        second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
-        await holding.rollback()
-    assert await purging == 2
-    assert not second_held
+    held = await held_while_it_waits(
+        session_maker, (FeedbackEmbedding.id, first), purge_items(session_maker, tenant),
+        [(FeedbackEmbedding.id, second)],
+    )  # fmt: skip
+    assert held == [False]
+    assert await vectors_left(session_maker) == 0
 
 
 async def test_a_themes_store_takes_the_insights_row_then_the_vectors_in_id_order(
@@ -147,23 +152,17 @@ async def test_a_themes_store_takes_the_insights_row_then_the_vectors_in_id_orde
     tenant, first, second = await two_items_with_vectors(session_maker)
     async with unit_of_work(session_maker) as session:
         await move_to_the_end(session, "feedback_embeddings", first, indexed="version")
-    async with session_maker() as holding:
-        await holding.execute(
-            select(FeedbackEmbedding.id).where(FeedbackEmbedding.id == first).with_for_update()
-        )
 
-        async def store() -> None:
-            async with unit_of_work(session_maker) as session:
-                clusters = [Cluster(members=[0, 1], label="Again", keywords=["again"])]
-                await _store(session, tenant.project.id, 2, [[first, second]], clusters)
+    async def store() -> None:
+        async with unit_of_work(session_maker) as session:
+            clusters = [Cluster(members=[0, 1], label="Again", keywords=["again"])]
+            await _store(session, tenant.project.id, 2, [[first, second]], clusters)
 
-        storing = asyncio.create_task(store())
-        await until_waiting_on_a_lock(session_maker, storing)
-        second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
-        insights_held = await is_locked(session_maker, ProjectInsight.project_id, tenant.project.id)
-        await holding.rollback()
-    await storing
-    assert (second_held, insights_held) == (False, True)
+    held = await held_while_it_waits(
+        session_maker, (FeedbackEmbedding.id, first), store(),
+        [(FeedbackEmbedding.id, second), (ProjectInsight.project_id, tenant.project.id)],
+    )  # fmt: skip
+    assert held == [False, True]
 
 
 @pytest.mark.parametrize("paused_after", ["project_insights", "feedback_embeddings"])
@@ -171,50 +170,21 @@ async def test_a_project_deleted_while_the_embedding_writer_saves_its_vectors(
     postgres: tuple[Settings, Maker], paused_after: str
 ) -> None:
     """The writer pauses, holding the project's insights row (and its first vector), until the deletion
-    waits. Waiting, the deletion holds none of the project's vectors, so the writer finishes and the
-    deletion after it."""
+    waits: the writer then finishes, and the deletion after it. The deletion's cascades meet the second
+    item first; before, they took its vector and then waited for the writer, which waited for them."""
     _, session_maker = postgres
     tenant, first, second = await two_items_with_vectors(session_maker)
-    async with unit_of_work(session_maker) as session:  # the deletion's cascades meet the second first
+    async with unit_of_work(session_maker) as session:
         await move_to_the_end(session, "feedback_items", first)
         await move_to_the_end(session, "feedback_embeddings", first, indexed="version")
-    wrote_one, deletion_waits = asyncio.Event(), asyncio.Event()
-
-    class PausingSession(AsyncSession):
-        async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-            result = await super().execute(statement, *args, **kwargs)
-            if (
-                isinstance(statement, Update)
-                and statement.table.name == paused_after
-                and not wrote_one.is_set()
-            ):
-                wrote_one.set()
-                await deletion_waits.wait()
-            return result
-
-    pausing = async_sessionmaker(session_maker.kw["bind"], class_=PausingSession, expire_on_commit=False)
-    engine = SimpleNamespace(embedder=SimpleNamespace(name="test-embedder"))
-    writer = EmbedSender(pausing, engine)  # type: ignore[arg-type]
     rows = [(first, tenant.project.id, "Item 0"), (second, tenant.project.id, "Item 1")]
-    saving = asyncio.create_task(writer._save(JOB, rows, [VECTOR, VECTOR], ["en", "en"]))
-
-    async def delete_project() -> None:
-        await wrote_one.wait()
-        async with unit_of_work(session_maker) as session:
-            projects = Projects(session, operator_scope(tenant.org_id, "tests"))
-            await projects.delete(await projects.get(str(tenant.project.id)))
-
-    deleting = asyncio.create_task(delete_project())
-    await asyncio.wait([saving, asyncio.create_task(wrote_one.wait())], return_when=asyncio.FIRST_COMPLETED)
-    assert wrote_one.is_set(), saving.exception()
+    saving, resume = await writer_paused_after(session_maker, paused_after, rows)
+    deleting = asyncio.create_task(delete_project(session_maker, tenant))
     await until_waiting_on_a_lock(session_maker, deleting)
-    second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
-    deletion_waits.set()
+    resume.set()
     await saving
     await deleting
-    assert not second_held
-    async with session_maker() as session:
-        assert await session.scalar(select(func.count()).select_from(FeedbackEmbedding)) == 0
+    assert await vectors_left(session_maker) == 0
 
 
 async def test_a_project_deletion_takes_its_vectors_in_id_order_whatever_order_it_meets_them(
@@ -226,19 +196,9 @@ async def test_a_project_deletion_takes_its_vectors_in_id_order_whatever_order_i
     async with unit_of_work(session_maker) as session:
         await move_to_the_end(session, "feedback_items", first)
         await move_to_the_end(session, "feedback_embeddings", first, indexed="version")
-    async with session_maker() as holding:
-        await holding.execute(
-            select(FeedbackEmbedding).where(FeedbackEmbedding.id == first).with_for_update()
-        )
-
-        async def delete_project() -> None:
-            async with unit_of_work(session_maker) as session:
-                projects = Projects(session, operator_scope(tenant.org_id, "tests"))
-                await projects.delete(await projects.get(str(tenant.project.id)))
-
-        deleting = asyncio.create_task(delete_project())
-        await until_waiting_on_a_lock(session_maker, deleting)
-        second_held = await is_locked(session_maker, FeedbackEmbedding.id, second)
-        await holding.rollback()
-    await deleting
-    assert not second_held
+    held = await held_while_it_waits(
+        session_maker, (FeedbackEmbedding.id, first), delete_project(session_maker, tenant),
+        [(FeedbackEmbedding.id, second)],
+    )  # fmt: skip
+    assert held == [False]
+    assert await vectors_left(session_maker) == 0

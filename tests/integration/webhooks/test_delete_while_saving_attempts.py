@@ -22,7 +22,13 @@ from app.webhooks.endpoints import WebhookEndpoints
 from app.webhooks.events import WEBHOOK_JOB
 from tenants.scope import operator_scope
 from tests.factories import make_tenant
-from tests.lock_waits import Maker, emptied_postgres, is_locked, move_to_the_end, until_waiting_on_a_lock
+from tests.lock_waits import (
+    Maker,
+    emptied_postgres,
+    held_while_it_waits,
+    move_to_the_end,
+    until_waiting_on_a_lock,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -109,17 +115,12 @@ async def test_a_deletion_takes_the_jobs_in_id_order_whatever_order_it_meets_the
         scanned = list(await session.scalars(text("SELECT id FROM outbox_jobs ORDER BY ctid")))
     assert scanned == [second, first]
 
-    async with session_maker() as holding:
-        await holding.execute(select(OutboxJob.id).where(OutboxJob.id == first).with_for_update())
+    async def delete_endpoint() -> None:
+        async with unit_of_work(session_maker) as session:
+            webhooks = WebhookEndpoints(session, scope, settings)
+            await webhooks.delete(await webhooks.get(endpoint.id))
 
-        async def delete_endpoint() -> None:
-            async with unit_of_work(session_maker) as session:
-                webhooks = WebhookEndpoints(session, scope, settings)
-                await webhooks.delete(await webhooks.get(endpoint.id))
-
-        deleting = asyncio.create_task(delete_endpoint())
-        await until_waiting_on_a_lock(session_maker, deleting)
-        second_held = await is_locked(session_maker, OutboxJob.id, second)
-        await holding.rollback()
-    await deleting
-    assert not second_held
+    held = await held_while_it_waits(
+        session_maker, (OutboxJob.id, first), delete_endpoint(), [(OutboxJob.id, second)]
+    )
+    assert held == [False]
