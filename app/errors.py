@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import msgspec
@@ -150,24 +153,102 @@ class Unavailable(ApiError):
     code = "unavailable"
 
 
-def error_response(status: int, details: str, headers: dict[str, str] | None = None) -> Response[Any]:
-    return Response(
-        {
-            "error": CODES.get(status, "invalid_request" if status < 500 else "internal_error"),
-            "details": details,
-        },
-        status_code=status,
-        media_type=MediaType.JSON,
-        headers=headers,
-    )
+class ErrorKind(StrEnum):
+    """What a failure is to the caller; each way in may word the last three in its own voice."""
+
+    REFUSAL = "refusal"
+    """The request cannot be served as sent: `details` tell the caller why, on every way in."""
+    NOTHING_HERE = "nothing_here"
+    """No route or no row at that address."""
+    OUTAGE = "outage"
+    """The database or Redis not answering for a moment."""
+    FAULT = "fault"
+    """A fault of ours, logged; the caller learns nothing of it."""
 
 
-def _api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
-    return Response(exc.body(), status_code=exc.status_code, media_type=MediaType.JSON, headers=exc.headers)
+@dataclass(frozen=True, slots=True)
+class ErrorClass:
+    """How an exception is answered: the API's status, `error` code, `details` and headers."""
+
+    kind: ErrorKind
+    status: int
+    error: str
+    details: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    retry_after: int | None = None
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.error, "details": self.details}
+        if self.retry_after is not None:
+            body["retry_after"] = self.retry_after
+        return body
 
 
-def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
-    return error_response(400, validation_details(exc))
+def _of_status(
+    kind: ErrorKind, status: int, details: str, headers: Mapping[str, str] | None = None
+) -> ErrorClass:
+    error = CODES.get(status, "invalid_request" if status < 500 else "internal_error")
+    return ErrorClass(kind, status, error, details, headers or {})
+
+
+DELETED_MEANWHILE = NotFound("it was deleted while this request was changing it")
+"""What a change to a row deleted meanwhile answers (SQLAlchemy's StaleDataError: the UPDATE matched no
+row): a PATCH racing a DELETE is 404 like one that came after it, on every route and every way in."""
+
+NO_SUCH_RESOURCE = _of_status(ErrorKind.NOTHING_HERE, 404, "no such resource")
+UNAVAILABLE = _of_status(
+    ErrorKind.OUTAGE, 503, "the service is unavailable; try again shortly", {"Retry-After": "5"}
+)
+SERVER_FAULT = _of_status(ErrorKind.FAULT, 500, "the server failed to handle the request")
+
+OUTAGES: tuple[type[Exception], ...] = (PoolTimeout, TimeoutError, RedisError)
+"""No free database connection in time, a statement past its deadline, Redis not answering (console
+sessions live there): the service is unavailable for a moment, not broken."""
+
+
+def classify(exc: Exception, request: Request[Any, Any, Any] | None = None) -> ErrorClass:
+    """The one reading of what went wrong, for the API, the console and MCP alike; it logs what an
+    operator must see. The request, when there is one, holds the words of its route's body limit."""
+    if isinstance(exc, StaleDataError):
+        exc = DELETED_MEANWHILE
+    if isinstance(exc, ApiError):
+        retry_after = exc.retry_after if isinstance(exc, RateLimited) else None
+        return ErrorClass(ErrorKind.REFUSAL, exc.status_code, exc.code, exc.details, exc.headers, retry_after)
+    if isinstance(exc, ValidationException):
+        return _of_status(ErrorKind.REFUSAL, 400, validation_details(exc))
+    if isinstance(exc, HTTPException):
+        return _framework_refusal(exc, request)
+    if isinstance(exc, RepositoryNotFound):
+        return NO_SUCH_RESOURCE
+    if isinstance(exc, OUTAGES) or (isinstance(exc, DBAPIError) and database_unavailable(exc)):
+        cause = exc.orig if isinstance(exc, DBAPIError) else exc
+        logger.error("unavailable: %s", type(cause).__name__)
+        return UNAVAILABLE
+    logger.error("unhandled error", exc_info=exc)
+    return SERVER_FAULT
+
+
+def _framework_refusal(exc: HTTPException, request: Request[Any, Any, Any] | None) -> ErrorClass:
+    status = exc.status_code
+    if status == 404:
+        return NO_SUCH_RESOURCE
+    if status == 405:
+        return _of_status(ErrorKind.REFUSAL, 405, "this method is not allowed on this path", exc.headers)
+    if status == 413:
+        handler = request.scope.get("route_handler") if request is not None else None
+        details = handler.opt.get(TOO_LARGE_DETAILS) if handler is not None else None
+        return _of_status(ErrorKind.REFUSAL, 413, details or "request body is larger than 64 KiB")
+    if status == 400 and isinstance(exc.__cause__, SerializationException):
+        return _of_status(ErrorKind.REFUSAL, 400, f"body: {exc.detail}")
+    if status >= 500:
+        logger.error("server error: %s", exc.detail)
+        return SERVER_FAULT
+    return _of_status(ErrorKind.REFUSAL, status, str(exc.detail), exc.headers)
+
+
+def database_unavailable(exc: DBAPIError) -> bool:
+    """The database could not be reached or dropped the connection: an outage, not a broken query."""
+    return isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated
 
 
 def validation_details(exc: ValidationException) -> str:
@@ -181,8 +262,7 @@ def validation_details(exc: ValidationException) -> str:
         key = problem.get("key")
         if key == "data":  # the body as a whole; "'data'" is msgspec's word for it being absent
             key, message = "body", ("a JSON object is required" if message == "'data'" else message)
-        if missing := MISSING_FIELD.match(message):
-            name = missing.group(1)
+        if (name := missing_field(message)) is not None:
             key, message = (name if key in (None, "body") else f"{key}.{name}"), "is required"
         if key and not message.startswith("JSON is malformed"):
             parts.append(f"{key}: {message}")
@@ -191,86 +271,40 @@ def validation_details(exc: ValidationException) -> str:
     return "; ".join(parts) or "body: the request could not be read"
 
 
-MISSING_FIELD = re.compile(r"^Object missing required field `([^`]+)`")
+_MISSING_FIELD = re.compile(r"^Object missing required field `([^`]+)`")
+
+
+def missing_field(rule: str) -> str | None:
+    """The field msgspec's "Object missing required field `title`" names, else None."""
+    missing = _MISSING_FIELD.match(rule)
+    return missing.group(1) if missing else None
 
 
 TOO_LARGE_DETAILS = "too_large_details"
 """Route opt: what a 413 from the framework's body limit says on a route with a limit of its own."""
 
 
-def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    status = exc.status_code
-    if status == 404:
-        return error_response(404, "no such resource")
-    if status == 405:
-        return error_response(405, "this method is not allowed on this path", exc.headers)
-    if status == 413:
-        handler = request.scope.get("route_handler")
-        details = handler.opt.get(TOO_LARGE_DETAILS) if handler is not None else None
-        return error_response(413, details or "request body is larger than 64 KiB")
-    if status == 400 and isinstance(exc.__cause__, SerializationException):
-        return error_response(400, f"body: {exc.detail}")
-    if status >= 500:
-        logger.error("server error: %s", exc.detail)
-        return error_response(500, "the server failed to handle the request")
-    return error_response(status, str(exc.detail), exc.headers)
+def _answer(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    answer = classify(exc, request)
+    return Response(
+        answer.body(), status_code=answer.status, media_type=MediaType.JSON, headers=dict(answer.headers)
+    )
 
 
-DELETED_MEANWHILE = NotFound("it was deleted while this request was changing it")
-"""What a change to a row deleted meanwhile answers (SQLAlchemy's StaleDataError: the UPDATE matched no
-row): a PATCH racing a DELETE is 404 like one that came after it, on every route and every way in."""
+CLASSIFIED: tuple[type[Exception], ...] = (
+    ApiError,
+    ValidationException,
+    HTTPException,
+    RepositoryNotFound,
+    StaleDataError,
+    DBAPIError,
+    *OUTAGES,
+    Exception,
+)
+"""What `classify` tells apart; a router's own handlers name them all, so none of the application's
+handlers (merged key by key) can stand in for the router's."""
 
-
-def _deleted_meanwhile(request: Request[Any, Any, Any], _: StaleDataError) -> Response[Any]:
-    return _api_error(request, DELETED_MEANWHILE)
-
-
-def _repository_not_found(_: Request[Any, Any, Any], __: RepositoryNotFound) -> Response[Any]:
-    return error_response(404, "no such resource")
-
-
-def database_unavailable(exc: DBAPIError) -> bool:
-    """The database could not be reached or dropped the connection: an outage, not a broken query."""
-    return isinstance(exc, OperationalError | InterfaceError) or exc.connection_invalidated
-
-
-OUTAGES: tuple[type[Exception], ...] = (PoolTimeout, TimeoutError, RedisError)
-"""No free database connection in time, a statement past its deadline, Redis not answering (console
-sessions live there): the service is unavailable for a moment, not broken."""
-
-
-def _database_down(_: Request[Any, Any, Any], exc: DBAPIError) -> Response[Any]:
-    if database_unavailable(exc):
-        logger.error("database unavailable: %s", type(exc.orig).__name__)
-        return _unavailable()
-    logger.exception("database error")
-    return error_response(500, "the server failed to handle the request")
-
-
-def _service_down(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    logger.error("unavailable: %s", type(exc).__name__)
-    return _unavailable()
-
-
-def _unavailable() -> Response[Any]:
-    return error_response(503, "the service is unavailable; try again shortly", {"Retry-After": "5"})
-
-
-def _unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    logger.exception("unhandled error", exc_info=exc)
-    return error_response(500, "the server failed to handle the request")
-
-
-EXCEPTION_HANDLERS: ExceptionHandlersMap = {
-    ApiError: _api_error,
-    ValidationException: _validation_error,
-    HTTPException: _http_error,
-    RepositoryNotFound: _repository_not_found,
-    StaleDataError: _deleted_meanwhile,
-    DBAPIError: _database_down,
-    **dict.fromkeys(OUTAGES, _service_down),
-    Exception: _unexpected,
-}
+EXCEPTION_HANDLERS: ExceptionHandlersMap = dict.fromkeys(CLASSIFIED, _answer)
 
 
 def error_responses(*statuses: int) -> dict[int, ResponseSpec]:

@@ -22,7 +22,7 @@ from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
 from app.dependencies import provide_mintlify, provide_stripe
-from app.errors import InvalidRequest, UpstreamError, msgspec_violation
+from app.errors import InvalidRequest, UpstreamError, missing_field, msgspec_violation
 from app.integrations.github_integrations import GithubIntegrations
 from app.integrations.github_integrations import webhook_url as github_webhook_url
 from app.integrations.linear_integrations import LinearIntegrations
@@ -68,7 +68,7 @@ def body_errors(values: dict[str, str], body: type[msgspec.Struct], labels: dict
     except msgspec.ValidationError as exc:
         rule, field = msgspec_violation(exc)
         form_field = next((name for name, key in labels.items() if key == field), next(iter(labels)))
-        missing = rule.startswith("Object missing required field")
+        missing = missing_field(rule) is not None
         return {form_field: "Required" if missing or not values.get(field) else "Not in the expected form"}
     return {}
 
