@@ -19,7 +19,6 @@ from app.cli import HearkenCLIPlugin
 from app.compression import COMPRESSION
 from app.config import Settings, get_settings
 from app.db.config import RoutedSessions, build_db_config
-from app.db.read_routing import watching_replicas
 from app.demo.page import DEMO_ROUTES
 from app.errors import EXCEPTION_HANDLERS
 from app.ingest import serving_gc
@@ -76,7 +75,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[
             serving_state,  # first: the others use what it makes
             background_work,
-            watching_replicas,
             mcp_server,
             *periodic_jobs(settings),
             serving_gc,  # last: what the others build at startup is frozen too, not young garbage

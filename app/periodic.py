@@ -1,6 +1,6 @@
 """Jobs every server process runs beside its requests at an interval, all listed here (`periodic_jobs`):
-retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, and the
-sweeping of the process's own session stores.
+retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, the
+insights' themes, and the process's own work: sweeping its session stores, checking its read replicas' lag.
 
 The shared jobs claim their work in the database (a lease or a unique row), so running them in every
 process is safe; the interval only decides how soon due work is found. A process looks once at start,
@@ -24,8 +24,10 @@ from litestar import Litestar
 from admin_ui.session_purge import PURGE_EVERY_SECONDS, purge_expired_entries
 from app.config import Settings
 from app.db.rating_partitions import create_ahead
+from app.db.read_routing import check_replicas
+from app.db.replicas import CHECK_SECONDS
 from app.db.transactions import unit_of_work
-from app.insights.themes import insights_loop
+from app.insights.themes import LOOP_SECONDS, look_for_themes, wake_on_refresh
 from app.integrations.mintlify_schedule import LOOK_EVERY_SECONDS as IMPORTS_EVERY_SECONDS
 from app.integrations.mintlify_schedule import run_due_imports
 from app.notifications.digest import LOOK_EVERY_SECONDS as DIGESTS_EVERY_SECONDS
@@ -38,28 +40,52 @@ Job = Callable[[Litestar], Awaitable[None]]
 Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
-def periodic(name: str, every_seconds: Callable[[Litestar], float], job: Job) -> Lifespan:
-    """A lifespan hook that runs `job(app)` every `every_seconds(app)` for as long as the app serves."""
+def periodic(
+    name: str,
+    every_seconds: Callable[[Litestar], float],
+    job: Job,
+    *,
+    before_serving: bool = False,
+    wake: Callable[[asyncio.Event | None], None] | None = None,
+) -> Lifespan:
+    """A lifespan hook that runs `job(app)` at start, then every `every_seconds(app)` (give or take a
+    tenth) for as long as the app serves. With `before_serving` the app serves only once the first run
+    is done (what the first request needs); `wake` is handed an event that starts a run at once (and
+    None when the loop stops)."""
     logger = logging.getLogger(f"hearken.{name}")
 
-    async def keep_running(app: Litestar) -> None:
+    async def run(app: Litestar, pause: float) -> None:
+        try:
+            await job(app)
+        except Exception as error:  # a database outage or a bug must not end the loop, nor the worker
+            if asyncio.current_task().cancelling():  # type: ignore[union-attr]
+                # Stopped midway and its cleanup failed: the app is stopping, so is the loop.
+                raise asyncio.CancelledError from error
+            logger.exception("%s failed; trying again in about %s s", name, pause)
+
+    async def keep_running(app: Litestar, woken: asyncio.Event, ran: bool) -> None:
         pause = every_seconds(app)
         while True:
-            try:
-                await job(app)
-            except Exception as error:  # a database outage or a bug must not end the loop, nor the worker
-                if asyncio.current_task().cancelling():  # type: ignore[union-attr]
-                    # Stopped midway and its cleanup failed: the app is stopping, so is the loop.
-                    raise asyncio.CancelledError from error
-                logger.exception("%s failed; trying again in about %s s", name, pause)
-            await asyncio.sleep(pause * random.uniform(0.9, 1.1))
+            if not ran:
+                await run(app, pause)
+            ran = False
+            woken.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), pause * random.uniform(0.9, 1.1))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        task = asyncio.create_task(keep_running(app), name=name)
+        if before_serving:
+            await run(app, every_seconds(app))
+        woken = asyncio.Event()
+        if wake is not None:
+            wake(woken)
+        task = asyncio.create_task(keep_running(app, woken, before_serving), name=name)
         try:
             yield
         finally:
+            if wake is not None:
+                wake(None)
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -68,9 +94,11 @@ def periodic(name: str, every_seconds: Callable[[Litestar], float], job: Job) ->
 
 
 def periodic_jobs(settings: Settings) -> list[Lifespan]:
-    """The lifespan hooks of every periodic job of a server process. The session sweep stays on with
-    HEARKEN_PERIODIC_JOBS=off: the stores it sweeps are the process's own."""
+    """The lifespan hooks of every periodic job of a server process. The session sweep and the replicas'
+    lag checks stay on with HEARKEN_PERIODIC_JOBS=off: the stores and the routing are the process's own."""
     own = [periodic("sessions", lambda app: PURGE_EVERY_SECONDS, purge_expired_entries)]
+    if settings.database_replica_urls:
+        own.append(periodic("replicas", lambda app: CHECK_SECONDS, check_replicas, before_serving=True))
     if not settings.periodic_jobs:
         return own
     return [
@@ -80,7 +108,7 @@ def periodic_jobs(settings: Settings) -> list[Lifespan]:
         periodic("partitions", lambda app: PARTITIONS_EVERY_SECONDS, create_partitions_ahead),
         periodic("notifications", lambda app: DIGESTS_EVERY_SECONDS, _send_yesterdays_digests),
         periodic("oauth", lambda app: OAUTH_PURGE_EVERY_SECONDS, purge_stale_oauth),
-        insights_loop,  # its own loop: a refresh request wakes it at once (app/insights/themes.py)
+        periodic("insights", lambda app: LOOP_SECONDS, look_for_themes, wake=wake_on_refresh),
     ]
 
 

@@ -16,12 +16,10 @@ Other callers see a change once the replica has replayed it: within the lag boun
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -168,19 +166,10 @@ async def read_sessions(connection: ASGIConnection[Any, Any, Any, Any]) -> Calla
     return make
 
 
-@asynccontextmanager
-async def watching_replicas(app: Litestar) -> AsyncIterator[None]:
-    """The lifespan that checks the replicas' lag while the process serves."""
-    routing: ReadRouting | None = app.state.get("read_routing")
-    if routing is None:
-        yield
-        return
+async def check_replicas(app: Litestar) -> None:
+    """How far behind each replica is, checked by a periodic job of every process (`app/periodic.py`)."""
+    routing: ReadRouting = app.state.read_routing
     await routing.replicas.check()
-    watcher = asyncio.create_task(routing.replicas.watch())
-    try:
-        yield
-    finally:
-        watcher.cancel()
 
 
 @event.listens_for(Session, "do_orm_execute")

@@ -67,12 +67,6 @@ class ReplicaSet:
         usable = [replica for replica in self.replicas if replica.usable]
         return usable[next(self._turn) % len(usable)] if usable else None
 
-    async def watch(self) -> None:
-        """Check every CHECK_SECONDS until cancelled."""
-        while True:
-            await self.check()
-            await asyncio.sleep(CHECK_SECONDS)
-
     async def check(self) -> None:
         try:
             async with asyncio.timeout(CHECK_TIMEOUT_SECONDS), self.primary.connect() as connection:

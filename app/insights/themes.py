@@ -6,10 +6,7 @@ its items keeps its id, so links to it stay good across recomputations."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import timedelta
 from uuid import UUID
 
@@ -196,32 +193,13 @@ async def insights_round(session_maker: async_sessionmaker[AsyncSession], engine
         logger.info("insights: %d themes for project %s", themes, project_id)
 
 
-@asynccontextmanager
-async def insights_loop(app: Litestar) -> AsyncIterator[None]:
-    """The periodic insights work of this process; a refresh request in it wakes the loop at once."""
+async def look_for_themes(app: Litestar) -> None:
+    """The periodic insights work of this process (`app/periodic.py`), none with embeddings off."""
     engine = insights_engine()
-    session_maker: async_sessionmaker[AsyncSession] = app.state.session_maker
-    wanted = asyncio.Event()
-    engine.themes_wanted = wanted
+    if engine.enabled:
+        await insights_round(app.state.session_maker, engine)
 
-    async def keep_running() -> None:
-        while True:
-            if engine.enabled:
-                try:
-                    await insights_round(session_maker, engine)
-                except Exception:
-                    logger.exception(
-                        "insights: the periodic round failed; trying again in %s s", LOOP_SECONDS
-                    )
-            wanted.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wanted.wait(), LOOP_SECONDS)
 
-    task = asyncio.create_task(keep_running(), name="insights")
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        engine.themes_wanted = None
+def wake_on_refresh(wanted: asyncio.Event | None) -> None:
+    """A refresh request in this process sets `wanted`, so the insights loop looks at once."""
+    insights_engine().themes_wanted = wanted

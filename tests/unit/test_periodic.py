@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from litestar import Litestar
 
@@ -44,3 +45,42 @@ async def test_a_job_stopped_midway_whose_cleanup_fails_still_lets_the_app_stop(
     await hook.__aenter__()
     await started.wait()
     await asyncio.wait_for(hook.__aexit__(None, None, None), timeout=5)
+
+
+async def test_a_wake_up_runs_the_job_at_once() -> None:
+    """The insights loop looks again as soon as a refresh request sets its event, not an interval later."""
+    calls = 0
+    handed: list[asyncio.Event | None] = []
+
+    async def job(_: Litestar) -> None:
+        nonlocal calls
+        calls += 1
+
+    async with periodic("test-job", lambda _: 3600, job, wake=handed.append)(Litestar()):
+        while calls < 1:
+            await asyncio.sleep(0.01)
+        [wake] = handed
+        assert wake is not None
+        wake.set()
+        await asyncio.wait_for(_until(lambda: calls == 2), timeout=5)
+    assert handed[-1] is None
+
+
+async def test_before_serving_the_first_run_is_done_before_the_app_serves() -> None:
+    """The replicas' lag is known before the first request picks where to read."""
+    calls = 0
+
+    async def job(_: Litestar) -> None:
+        nonlocal calls
+        await asyncio.sleep(0.05)
+        calls += 1
+
+    async with periodic("test-job", lambda _: 3600, job, before_serving=True)(Litestar()):
+        assert calls == 1
+        await asyncio.sleep(0.1)
+        assert calls == 1  # not run again at once
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
