@@ -24,14 +24,14 @@ from app.errors import EXCEPTION_HANDLERS
 from app.ingest import serving_gc
 from app.mcp import mcp_routes, mcp_server
 from app.operations.json_logs import configure_logging
-from app.operations.probes import operations_router
-from app.operations.serving import serving
 from app.periodic import periodic_jobs
+from app.probes import operations_router
 from app.public import public_router
 from app.public.github_receiver import github_receiver_router
 from app.public.linear_receiver import linear_receiver_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.request_checks import allow_every_method, check_request_body
+from app.serving import serving
 from app.state import build_state, serving_state
 from app.static_assets import widgets_router
 
