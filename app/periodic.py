@@ -17,6 +17,7 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from litestar import Litestar
@@ -40,6 +41,17 @@ Job = Callable[[Litestar], Awaitable[None]]
 Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
+@dataclass(frozen=True, slots=True)
+class PeriodicJob:
+    """A periodic job's lifespan hook, known by its name (docs/architecture.md lists them by name)."""
+
+    name: str
+    lifespan: Lifespan
+
+    def __call__(self, app: Litestar) -> AbstractAsyncContextManager[None]:
+        return self.lifespan(app)
+
+
 def periodic(
     name: str,
     every_seconds: Callable[[Litestar], float],
@@ -47,7 +59,7 @@ def periodic(
     *,
     before_serving: bool = False,
     wake: Callable[[asyncio.Event | None], None] | None = None,
-) -> Lifespan:
+) -> PeriodicJob:
     """A lifespan hook that runs `job(app)` at start, then every `every_seconds(app)` (give or take a
     tenth) for as long as the app serves. With `before_serving` the app serves only once the first run
     is done (what the first request needs); `wake` is handed an event that starts a run at once (and
@@ -90,10 +102,10 @@ def periodic(
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    return lifespan
+    return PeriodicJob(name, lifespan)
 
 
-def periodic_jobs(settings: Settings) -> list[Lifespan]:
+def periodic_jobs(settings: Settings) -> list[PeriodicJob]:
     """The lifespan hooks of every periodic job of a server process. The session sweep and the replicas'
     lag checks stay on with HEARKEN_PERIODIC_JOBS=off: the stores and the routing are the process's own."""
     own = [periodic("sessions", lambda app: PURGE_EVERY_SECONDS, purge_expired_entries)]

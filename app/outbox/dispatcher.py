@@ -9,6 +9,8 @@ due).
 Work is claimed, and results are saved, in groups: whatever came in within a short moment goes into
 one transaction. Stopping gives running attempts a grace period, saves what ended, and cancels the
 rest; a cancelled job's lease ends and another dispatcher (or this one, restarted) takes it over.
+Not a `periodic()` job (app/periodic.py): it claims as soon as a slot frees or work is committed, and
+stopping must let running attempts end and their results be saved.
 """
 
 from __future__ import annotations
