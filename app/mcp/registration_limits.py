@@ -2,7 +2,10 @@
 each client address has a budget of registrations per window (HEARKEN_RATE_LIMIT_OAUTH_REGISTRATION, the
 address as the trusted proxies name it, an IPv6 client by its /64, kept only as a keyed hash), and a
 registration is at most REGISTRATION_MAX_BYTES. Both are answered before the body is read whole, in
-RFC 7591's error shape; what the body may hold is app/mcp/client_metadata.py's to say.
+RFC 7591's error shape; what the body may hold is app/mcp/client_metadata.py's to say. And since many
+addresses together could still register without end, at most UNCONNECTED_CLIENTS_MAX clients that nobody
+has connected are kept: past it registration answers 503 until the hourly purge deletes those older than a
+day (tenants/connected_apps.py).
 """
 
 from __future__ import annotations
@@ -17,8 +20,12 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from app.config import Settings
 from app.ingest import client_address, client_network
 from app.mcp.call_budget import CallBudget
+from tenants import connected_apps
 
 REGISTRATION_MAX_BYTES = 16 * 1024
+FULL_RETRY_AFTER = 3600
+"""Seconds a registration is asked to wait while the clients never connected are at their bound: the
+interval of the purge that deletes them."""
 
 
 def registration_limited(endpoint: ASGIApp) -> ASGIApp:
@@ -38,6 +45,13 @@ def registration_limited(endpoint: ASGIApp) -> ASGIApp:
         if body is None:
             message = f"the registration is larger than {REGISTRATION_MAX_BYTES} bytes"
             await _refusal(413, "invalid_client_metadata", message)(scope, receive, send)
+            return
+        async with app.state.session_maker() as session:
+            waiting = await connected_apps.unconnected_clients(session)
+        if waiting >= connected_apps.UNCONNECTED_CLIENTS_MAX:
+            message = "too many registrations are waiting to be connected; retry later"
+            headers = {"Retry-After": str(FULL_RETRY_AFTER)}
+            await _refusal(503, "temporarily_unavailable", message, headers)(scope, receive, send)
             return
         await endpoint(scope, _replay(body, receive), send)
 

@@ -1,17 +1,26 @@
-"""How much anyone may register at POST /register: a budget per client address, and bounded sizes."""
+"""How much anyone may register at POST /register: a budget per client address, bounded sizes, and a
+bound on the clients nobody has connected."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from ipaddress import ip_network
 from typing import Any
 
 import httpx
 import pytest
 from litestar import Litestar
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import RateLimit, Settings
+from app.db.models import OAuthClient
+from app.db.transactions import unit_of_work
 from app.main import create_app
+from app.periodic import purge_stale_oauth
+from app.timestamps import utc_now
+from tenants import connected_apps
 from tests.integration.mcp.conftest import with_changes
 from tests.integration.mcp.test_oauth import REDIRECT
 from tests.mcp_clients import served
@@ -109,3 +118,24 @@ async def test_a_registration_within_the_limits_is_stored(http: httpx.AsyncClien
     )
     assert response.status_code == 201, response.text
     assert response.json()["redirect_uris"] == uris
+
+
+async def test_registration_waits_while_too_many_clients_were_never_connected(
+    app: Litestar,
+    http: httpx.AsyncClient,
+    session_maker: async_sessionmaker[AsyncSession],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Review finding 4: registrations from many addresses could fill the disk before the daily purge."""
+    monkeypatch.setattr(connected_apps, "UNCONNECTED_CLIENTS_MAX", 2)
+    for _ in range(2):
+        assert (await http.post("/register", json=body())).status_code == 201
+    full = await http.post("/register", json=body())
+    assert full.status_code == 503, full.text
+    assert full.json()["error"] == "temporarily_unavailable" and int(full.headers["retry-after"]) > 0
+
+    async with unit_of_work(session_maker) as session:
+        old = utc_now() - connected_apps.UNCONNECTED_CLIENT_LIFETIME - timedelta(minutes=1)
+        await session.execute(update(OAuthClient).values(created_at=old))
+    await purge_stale_oauth(app)
+    assert (await http.post("/register", json=body())).status_code == 201
