@@ -42,11 +42,20 @@ async def test_registration_refuses_a_redirect_uri_outside_the_rules(
 ) -> None:
     """Review finding 3: registration accepted any redirect URI (http to anywhere, javascript:, data:,
     file:, wildcards, fragments), so /authorize could send a member's browser there."""
-    response = await http.post("/register", json={"client_name": "Bad", "redirect_uris": [REDIRECT, uri]})
+    response = await http.post("/register", json={"client_name": "Bad", "redirect_uris": [uri]})
     assert response.status_code == 400, response.text
     body = response.json()
     assert body["error"] == "invalid_redirect_uri"
-    assert body["error_description"].startswith("redirect_uris[1]: the URI ")
+    assert body["error_description"].startswith("redirect_uris[0]: the URI ")
+
+    # beside an allowed one it is left out, as the answer says, and /authorize will not lead there
+    registered = await register(http, redirect_uris=[uri, REDIRECT], token_endpoint_auth_method="none")
+    assert registered["redirect_uris"] == [REDIRECT]
+    response = await http.get(
+        "/authorize",
+        params=authorize_params(registered["client_id"], redirect_uri=uri, code_challenge=pkce()[1]),
+    )
+    assert_refusal_page(response, "not one the assistant registered")
 
 
 @pytest.mark.parametrize(
@@ -70,6 +79,18 @@ async def test_registration_accepts_loopback_https_and_reverse_domain_uris(
     assert registered["redirect_uris"][0].rstrip("/") == uri.rstrip("/")
 
 
+async def test_an_assistant_offering_several_uris_keeps_those_allowed(http: httpx.AsyncClient) -> None:
+    """Review finding 3: Cursor registers a `cursor://` URI (no reverse domain) beside an https and a
+    loopback one; the registration keeps those two rather than failing."""
+    offered = [
+        "cursor://anysphere.cursor-mcp/oauth/callback",
+        "https://www.cursor.com/agents/mcp/oauth/callback",
+        "http://localhost:8787/callback",
+    ]
+    registered = await register(http, redirect_uris=offered, token_endpoint_auth_method="none")
+    assert registered["redirect_uris"] == offered[1:]
+
+
 def authorize_params(client_id: str, **changes: Any) -> dict[str, str]:
     params = {"response_type": "code", "client_id": client_id, "redirect_uri": REDIRECT, "state": "s1"}
     return {k: v for k, v in {**params, **changes}.items() if v is not None}
@@ -80,7 +101,7 @@ def assert_refusal_page(response: httpx.Response, words: str) -> None:
     assert "location" not in response.headers
     assert response.headers["content-type"].startswith("text/html")
     assert "This connection request cannot be used" in response.text and words in response.text
-    assert "evil.example" not in response.text
+    assert "evil.example" not in response.text and "alert(" not in response.text
 
 
 async def test_an_unregistered_redirect_uri_gets_a_page_never_a_redirect(http: httpx.AsyncClient) -> None:
