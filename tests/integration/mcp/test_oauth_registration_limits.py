@@ -3,6 +3,7 @@ bound on the clients nobody has connected."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from ipaddress import ip_network
@@ -10,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as redis
 from litestar import Litestar
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -24,21 +26,31 @@ from tenants import connected_apps
 from tests.integration.mcp.conftest import with_changes
 from tests.integration.mcp.test_oauth import REDIRECT
 from tests.mcp_clients import served
+from tests.services import REDIS_URL, require_redis
 
 LIMIT = 3
 
 
-@pytest.fixture
-async def limited(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app: Litestar = create_app(
-        with_changes(
-            settings,
-            rate_limit_oauth_registration=RateLimit(LIMIT, 3600),
-            trusted_proxies=(ip_network("127.0.0.1/32"),),
-        )
-    )
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def limited(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """A server trusting 127.0.0.1 as its proxy, with a budget of LIMIT registrations per address, counted
+    in the process or in Redis."""
+    changes: dict[str, Any] = {
+        "rate_limit_oauth_registration": RateLimit(LIMIT, 3600),
+        "trusted_proxies": (ip_network("127.0.0.1/32"),),
+    }
+    prefix = f"hearken-test:{uuid.uuid4().hex}:"
+    if request.param == "redis":
+        require_redis()
+        changes |= {"redis_url": REDIS_URL, "redis_prefix": prefix}
+    app: Litestar = create_app(with_changes(settings, **changes))
     async with served(app) as url, httpx.AsyncClient(base_url=url) as client:
         yield client
+    if request.param == "redis":
+        async with redis.Redis.from_url(REDIS_URL) as client:
+            keys = [key async for key in client.scan_iter(f"{prefix}*")]
+            await client.delete(*keys)
+        assert any(key.startswith(f"{prefix}oauth-registrations:".encode()) for key in keys)
 
 
 def body(**changes: Any) -> dict[str, Any]:
