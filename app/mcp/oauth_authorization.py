@@ -10,6 +10,7 @@ package check the rest (PKCE, response type) and send its errors, as OAuth asks,
 from __future__ import annotations
 
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
+from mcp.server.auth.routes import AUTHORIZATION_PATH
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, RequestBodyLimitMiddleware
 from mcp.shared.auth import InvalidRedirectUriError
 from pydantic import AnyUrl, TypeAdapter, ValidationError
@@ -21,7 +22,6 @@ from starlette.routing import Route, request_response
 from app.mcp.oauth_provider import HearkenOAuthProvider
 from app.mcp.redirect_uris import redirect_uri_refused
 
-AUTHORIZATION_PATH = "/authorize"
 PAGE_TITLE = "This connection request cannot be used"
 PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; form-action 'self'; frame-ancestors 'none'; "
