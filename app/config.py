@@ -65,6 +65,8 @@ class Settings:
     rate_limit_project: RateLimit = RateLimit(6000, 60)
     rate_limit_mcp: RateLimit = RateLimit(120, 60)
     """MCP tool calls per token."""
+    rate_limit_oauth_registration: RateLimit = RateLimit(60, 3600)
+    """OAuth client registrations (anyone may register) per client address."""
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
     metrics_allow: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(
         default_factory=lambda: _networks(DEFAULT_METRICS_ALLOW)
@@ -167,6 +169,10 @@ class Settings:
             ),
             rate_limit_mcp=RateLimit.parse(
                 env.get("HEARKEN_RATE_LIMIT_MCP", "120/60"), "HEARKEN_RATE_LIMIT_MCP"
+            ),
+            rate_limit_oauth_registration=RateLimit.parse(
+                env.get("HEARKEN_RATE_LIMIT_OAUTH_REGISTRATION", "60/3600"),
+                "HEARKEN_RATE_LIMIT_OAUTH_REGISTRATION",
             ),
             trusted_proxies=tuple(
                 ipaddress.ip_network(item.strip(), strict=False)

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ConnectedApp, Membership, OAuthAuthorization, OAuthClient, Organization, User
@@ -36,6 +36,9 @@ CONSENT_LIFETIME = timedelta(minutes=10)
 UNCONNECTED_CLIENT_LIFETIME = timedelta(days=1)
 """Registration is open to anyone (assistants register themselves), so a client that has not been connected
 this long after registering, and has no authorization request still running, is deleted."""
+UNCONNECTED_CLIENTS_MAX = 10_000
+"""Clients never connected that may be kept at once: past it registration waits for the purge, so that
+registrations from many addresses cannot fill the disk within UNCONNECTED_CLIENT_LIFETIME."""
 
 
 def new_secret(prefix: str = "") -> str:
@@ -70,6 +73,12 @@ async def register_client(
     session.add(client)
     await session.flush()
     return client
+
+
+async def unconnected_clients(session: AsyncSession) -> int:
+    """Registered clients that no member has connected (yet)."""
+    never_connected = ~exists().where(ConnectedApp.client_id == OAuthClient.id)
+    return await session.scalar(select(func.count()).select_from(OAuthClient).where(never_connected)) or 0
 
 
 async def find_client(session: AsyncSession, client_id: str) -> OAuthClient | None:

@@ -19,6 +19,7 @@ from app.mcp.oauth_routes import oauth_routes
 from app.mcp.on_demand import McpOnDemand
 
 MCP_CALL_STORE = "mcp_calls"
+OAUTH_REGISTRATION_STORE = "oauth_registrations"
 
 
 def mcp_routes(settings: Settings, session_maker: async_sessionmaker[AsyncSession]) -> list[ASGIRouteHandler]:
@@ -42,10 +43,16 @@ def mcp_routes(settings: Settings, session_maker: async_sessionmaker[AsyncSessio
 
 @asynccontextmanager
 async def mcp_server(app: Litestar) -> AsyncIterator[None]:
-    """The MCP session manager of this process: started by the first call, stopped with the application."""
+    """The MCP session manager of this process: started by the first call, stopped with the application;
+    and the budgets of tool calls per token and of OAuth registrations per client address."""
     settings: Settings = app.state.settings
-    budget = CallBudget(
-        settings.rate_limit_mcp, app.state.redis, settings.redis_prefix, app.stores.get(MCP_CALL_STORE)
+    redis, prefix = app.state.redis, settings.redis_prefix
+    budget = CallBudget(settings.rate_limit_mcp, redis, f"{prefix}mcp-calls:", app.stores.get(MCP_CALL_STORE))
+    app.state.oauth_registrations = CallBudget(
+        settings.rate_limit_oauth_registration,
+        redis,
+        f"{prefix}oauth-registrations:",
+        app.stores.get(OAUTH_REGISTRATION_STORE),
     )
     app.state.mcp = McpOnDemand(app.state.session_maker, budget)
     try:

@@ -1,5 +1,6 @@
-"""Tool calls per token: a fixed window per token, shared by every process through Redis when it is
-configured, else counted in this process's store (the setup without Redis runs one process)."""
+"""Calls per caller in a fixed window (tool calls per token, registrations per client address), shared by
+every process through Redis when it is configured, else counted in this process's store (the setup
+without Redis runs one process)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ class _Window(msgspec.Struct, array_like=True):
 
 class CallBudget:
     def __init__(self, limit: RateLimit, redis: Redis | None, prefix: str, store: Store) -> None:
+        """`prefix` begins the caller's Redis key; `store` holds the windows without Redis."""
         self.limit = limit
         self.redis = redis
         self.prefix = prefix
@@ -39,7 +41,7 @@ class CallBudget:
         """Count one call of `caller`: 0 when it may run, else the seconds until its window ends."""
         if self.redis is not None:
             hits, ttl = await self.redis.eval(  # type: ignore[misc]
-                _SPEND, 1, f"{self.prefix}mcp-calls:{caller}", self.limit.seconds
+                _SPEND, 1, f"{self.prefix}{caller}", self.limit.seconds
             )
             return 0 if int(hits) <= self.limit.requests else max(1, int(ttl))
         async with self._lock:

@@ -2,9 +2,10 @@
 
 The package does the protocol: metadata, dynamic client registration, the authorization request's checks
 (registered redirect URI, PKCE with S256 only), the token endpoint (code verifier, redirect URI, expiry,
-client authentication) and revocation. This provider stores and finds what it hands out. A confidential
-client's secret is not stored: it is an HMAC of the client id under the server's key, so the table holds
-nothing a thief could replay.
+client authentication) and revocation. This provider stores and finds what it hands out, and keeps of a
+registration only what our rules allow (app/mcp/client_metadata.py). A confidential client's secret is not
+stored: it is an HMAC of the client id under the server's key, so the table holds nothing a thief could
+replay.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ConnectedApp, OAuthAuthorization
 from app.db.transactions import unit_of_work
+from app.mcp.client_metadata import allowed_redirect_uris, check_sizes
 from tenants import connected_apps
 
 CONSENT_PATH = "/connect"
@@ -65,7 +67,9 @@ class HearkenOAuthProvider:
         return info
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
+        client_info.redirect_uris = allowed_redirect_uris(client_info.redirect_uris or [])
         registration = client_info.model_dump(mode="json", exclude={"client_id", "client_secret"})
+        check_sizes(registration)
         async with unit_of_work(self.session_maker) as session:
             await connected_apps.register_client(
                 session, UUID(client_info.client_id), client_info.client_name, registration

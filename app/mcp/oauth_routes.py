@@ -5,7 +5,9 @@ protected-resource metadata of /mcp at the RFC 9728 address and at the bare well
 The issuer is the server's public address. OAuth needs it to be HTTPS (or a loopback address, for trying
 it locally), without a query or fragment; with any other address the endpoints are left out and /mcp
 takes organization tokens only. The routes themselves are made by the first request to any of them, so
-that a process that never serves OAuth never imports the `mcp` package.
+that a process that never serves OAuth never imports the `mcp` package. Registration is limited per client
+address and in size (app/mcp/registration_limits.py); the authorization endpoint sends the browser
+nowhere before its client and redirect URI are known (app/mcp/oauth_authorization.py).
 """
 
 from __future__ import annotations
@@ -22,17 +24,19 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.mcp.authentication import RESOURCE_METADATA_PATH
 from app.mcp.on_demand import load
+from app.mcp.registration_limits import registration_limited
 
 if TYPE_CHECKING:
     from starlette.routing import Route
 
 logger = logging.getLogger("hearken.mcp")
 
+REGISTRATION_PATH = "/register"
 AUTHORIZATION_SERVER_PATHS = (
     "/.well-known/oauth-authorization-server",
     "/authorize",
     "/token",
-    "/register",
+    REGISTRATION_PATH,
     "/revoke",
 )
 """The paths the `mcp` package's authorization server answers (a test holds them to what it makes)."""
@@ -79,11 +83,13 @@ class OAuthRoutes:
         routes = await load("mcp.server.auth.routes")
         options = await load("mcp.server.auth.settings")
         provider = await load("app.mcp.oauth_provider")
+        authorization = await load("app.mcp.oauth_authorization")
         pydantic = await load("pydantic")
         base_url = self.settings.base_url
         issuer = pydantic.AnyHttpUrl(base_url)
+        server = provider.HearkenOAuthProvider(self.session_maker, base_url, self.settings.secret_key)
         server_routes = routes.create_auth_routes(
-            provider.HearkenOAuthProvider(self.session_maker, base_url, self.settings.secret_key),
+            server,
             issuer_url=issuer,
             client_registration_options=options.ClientRegistrationOptions(enabled=True),
             revocation_options=options.RevocationOptions(enabled=True),
@@ -94,6 +100,7 @@ class OAuthRoutes:
             resource_name="Hearken",
         )
         made: dict[str, Route] = {route.path: route for route in server_routes}
+        made[authorization.AUTHORIZATION_PATH] = authorization.authorization_route(server)
         return made | dict.fromkeys(RESOURCE_PATHS, resource_metadata)
 
 
@@ -103,4 +110,5 @@ def _mounted(path: str, routes: OAuthRoutes) -> ASGIRouteHandler:
         await route.handle(scope, receive, send)  # type: ignore[arg-type]  # it answers 405 to other methods
 
     name = "oauth:" + path.strip("/").replace("/", ":").replace(".", "")
-    return asgi(path, copy_scope=True, include_in_schema=False, name=name)(endpoint)
+    handler = registration_limited(endpoint) if path == REGISTRATION_PATH else endpoint
+    return asgi(path, copy_scope=True, include_in_schema=False, name=name)(handler)

@@ -28,7 +28,7 @@ from tenants.members import Members
 from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
-from tests.mcp_clients import bearer, mcp_client, served
+from tests.mcp_clients import bearer, mcp_client
 
 REDIRECT = "http://127.0.0.1:1/callback"
 MEMBER = "member@org-a.example"
@@ -45,18 +45,6 @@ def pkce() -> tuple[str, str]:
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
     return verifier, challenge
-
-
-@pytest.fixture
-async def base_url(app: Litestar) -> AsyncIterator[str]:
-    async with served(app) as url:
-        yield url
-
-
-@pytest.fixture
-async def http(base_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=base_url) as client:
-        yield client
 
 
 async def register(http: httpx.AsyncClient, **metadata: Any) -> dict[str, Any]:
