@@ -142,12 +142,9 @@ async def approve(
 async def acting_member(session: AsyncSession, user_id: UUID, client_id: UUID) -> str:
     """Who the audit log names for what the OAuth endpoints do to a connected app (its code exchange, its
     own revocation): the member who consented, through the app, as its tool calls are recorded."""
-    row = (
-        await session.execute(
-            select(User.email, OAuthClient.name).where(User.id == user_id, OAuthClient.id == client_id)
-        )
-    ).first()
-    return app_actor(row.email, row.name) if row is not None else f"app {client_id}"
+    email = await session.scalar(select(User.email).where(User.id == user_id))
+    name = await session.scalar(select(OAuthClient.name).where(OAuthClient.id == client_id))
+    return app_actor(email or str(user_id), name or f"app {client_id}")
 
 
 async def deny(session: AsyncSession, authorization: OAuthAuthorization) -> None:

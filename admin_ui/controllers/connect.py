@@ -103,8 +103,9 @@ class ConnectController(Controller):
 
 
 def _chosen(organizations: list[MemberOrganization], org: str | None) -> MemberOrganization | None:
-    if len(organizations) == 1:
-        return organizations[0]
+    """The organization asked for, if this session reaches it; with none asked for, the only one."""
+    if org is None:
+        return organizations[0] if len(organizations) == 1 else None
     return next((o for o in organizations if str(o.org_id) == org), None)
 
 
