@@ -105,7 +105,8 @@ class SsoSettingsController(Controller):
         except InvalidRequest as exc:
             connection = await connections.get()
             values = await self._saved_values(connections)
-            errors = {"verify": exc.details, "verify_domain": data.domain.strip().lower()}
+            [rule] = field_error(exc).values()
+            errors = {"verify": rule, "verify_domain": data.domain.strip().lower()}
             return await self._page(
                 request, connections, values, errors, connection is not None, status_code=400
             )
