@@ -30,6 +30,8 @@ from app.config import Settings
 from app.db.models import AuditEntry, Membership, SsoConnection, User
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
+from tenants.members import Members
+from tenants.scope import operator_scope
 from tests import databases
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
@@ -339,3 +341,24 @@ async def test_with_require_sso_an_invitation_joins_but_sends_the_member_to_the_
         assert await signed_in_as(guest) is None
         assert (await sign_in_through(guest, provider, "joiner@acme.example")).status_code == 303
         assert "joiner@acme.example · member" in (await signed_in_as(guest) or "")
+
+
+async def test_a_password_signs_in_to_the_organization_that_takes_it(
+    console: Console,
+    provider: IdentityProvider,
+    session_maker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    tenant: Tenant,
+    other_tenant: Tenant,
+) -> None:
+    """Review finding 1, what a password session is valid for: a member of an organization that requires
+    SSO (joined first) and of another that does not signs in with her password to the second, and the
+    first stays closed to that session."""
+    member = await add_user(session_maker, tenant.org_id, "both@acme.example", "member")
+    async with unit_of_work(session_maker) as session:
+        await Members(session, operator_scope(other_tenant.org_id)).add(member.id, "member")
+    await configure(session_maker, settings, tenant, provider, require_sso=True)
+    signed = await console.login(member.email)
+    assert signed.status_code == 303, errors_in(signed.text)
+    page = await signed_in_as(console)
+    assert page is not None and "Org B" in page and "Org A" not in page
