@@ -145,12 +145,20 @@ async def test_another_organizations_provider_cannot_connect_an_app_to_this_one(
     alice_with_password = await browser(base_url)
     await alice_with_password.login(ALICE)
     totp, _ = await set_up_authenticator(alice_with_password)
-    await require_two_factor(session_maker, org_c.org_id)
 
-    # B's provider signs her in again: that session counts for B alone
+    # B's provider signs her in again: that session counts for B alone, even where C asks no more than a
+    # password of her
     again = await sign_in_through(alice_by_b, provider, ALICE, base_url)
     assert again.status_code == 303
     path = await new_request(http)
+    page = await alice_by_b.get(f"{path}?org={org_c.org_id}")
+    assert str(org_c.org_id) not in offered(page.text)
+    forged = await alice_by_b.post(
+        path, {"decision": "allow", "org_id": str(org_c.org_id)}, follow_redirects=False
+    )
+    assert forged.status_code == 403
+    # nor once C requires a second factor
+    await require_two_factor(session_maker, org_c.org_id)
     page = await alice_by_b.get(f"{path}?org={org_c.org_id}")
     assert page.status_code == 200
     assert str(org_c.org_id) not in offered(page.text)
