@@ -297,3 +297,26 @@ async def test_connected_app_audit_entries_name_the_member(
         ("connected_app.revoked", "member@org-a.example via Test assistant"),
     ]
     await console.client.aclose()
+
+
+async def test_a_second_factor_set_up_in_the_session_counts_for_it(
+    base_url: str, http: httpx.AsyncClient, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Review finding 2, the way through: an organization requiring two-factor authentication sends a
+    member without a factor to set one up; once they have (its code proven), the same session may connect
+    an app to it."""
+    org_c = await make_tenant(session_maker, name="Org C")
+    member = await add_user(session_maker, org_c.org_id, "member@c.example", "member")
+    await require_two_factor(session_maker, org_c.org_id)
+    console = await browser(base_url)
+    await console.login(member.email)
+    path = await new_request(http)
+    assert offered((await console.get(path)).text) == set()
+    await set_up_authenticator(console)
+    page = await console.get(path)
+    assert "Allow Test assistant to read and change feedback of Org C?" in page.text
+    allowed = await console.post(
+        path, {"decision": "allow", "org_id": str(org_c.org_id)}, follow_redirects=False
+    )
+    assert allowed.status_code == 303 and "code=" in allowed.headers["location"]
+    await console.client.aclose()
