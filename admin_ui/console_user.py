@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -21,10 +21,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import derived_secret
+from admin_ui.sign_in_record import recorded_sign_in
 from app.db.actor import current_actor
 from app.db.models import Membership, Organization, Role, User
 from tenants.scope import ROLE_ACCESS, member_scope
 from tenants.second_factors import has_second_factor
+from tenants.sign_in_reach import SignIn
 
 SESSION_STAMP_PURPOSE = "session-stamp"
 
@@ -46,6 +48,8 @@ class ConsoleUser:
     needs_second_factor: bool = False
     """The organization requires two-factor authentication and this user has no factor yet: the console
     sends them to set one up before anything else (`admin_ui/two_factor_gate.py`)."""
+    signed_in: SignIn = field(default_factory=SignIn)
+    """How the session was signed in: which other organizations of the member it counts for."""
 
     def can(self, needed: Role) -> bool:
         """For what pages show; what a request may do is decided by tenants/permissions.py."""
@@ -120,7 +124,11 @@ async def session_member(connection: ASGIConnection[Any, Any, Any, Any]) -> Cons
     if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
         connection.clear_session()
         raise NotAuthorizedException("the password changed or other sessions were logged out")
-    return user
+    signed_in = recorded_sign_in(data, org_id)  # type: ignore[arg-type]
+    if signed_in.only_org_id not in (None, org_id):  # another organization's provider signed it in
+        connection.clear_session()
+        raise NotAuthorizedException("this session is not signed in to that organization")
+    return replace(user, signed_in=signed_in)
 
 
 class ConsoleAuthentication(AbstractAuthenticationMiddleware):

@@ -106,6 +106,9 @@ class Settings:
     """The service's model name; with `local`, another model file of the local engine's format."""
     attachment_quota_bytes: int = DEFAULT_ATTACHMENT_QUOTA_BYTES
     """The bytes of images each project may store (HEARKEN_ATTACHMENT_QUOTA_MB, in megabytes)."""
+    dns_resolver: tuple[str, int] | None = None
+    """The DNS server (address, port) that looks up the TXT records proving single sign-on domains
+    (HEARKEN_DNS_RESOLVER, `host:port`); None: the system's resolvers."""
 
     @property
     def is_production(self) -> bool:
@@ -205,7 +208,32 @@ class Settings:
                 "HEARKEN_MAIL_RETRY_SCHEDULE",
                 DEFAULT_MAIL_RETRY_SCHEDULE,
             ),
+            dns_resolver=_dns_resolver(env.get("HEARKEN_DNS_RESOLVER")),
         )
+
+
+def _dns_resolver(text: str | None) -> tuple[str, int] | None:
+    """`127.0.0.1:5353`, `[::1]:53`, or an address alone (port 53): an IP address, since the resolver is
+    what would turn a name into one."""
+    if text is None or not text.strip():
+        return None
+    text = text.strip()
+    host, port = text, "53"
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.removeprefix(":") or "53"
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    try:
+        address = ipaddress.ip_address(host)
+        number = int(port)
+    except ValueError:
+        raise ValueError(
+            f"HEARKEN_DNS_RESOLVER must be an IP address and port (host:port), got {text!r}"
+        ) from None
+    if not 0 < number < 65536:
+        raise ValueError(f"HEARKEN_DNS_RESOLVER has a port out of range, got {text!r}")
+    return str(address), number
 
 
 def _smtp_url(text: str | None) -> str | None:

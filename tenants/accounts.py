@@ -9,13 +9,14 @@ from uuid import UUID
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Membership, Organization, User
+from app.db.models import Membership, Organization, SsoConnection, User
 from app.errors import InvalidRequest
 from app.timestamps import utc_now
 from tenants.languages import DEFAULT_LANGUAGE, LANGUAGES
 from tenants.organizations import add_organization, check_email, check_org_name, check_password
 from tenants.password_resets import use_up_resets
 from tenants.passwords import hash_password, verify_password
+from tenants.single_sign_on import sso_required
 
 _UNKNOWN_USER_HASH: str | None = None
 """A real argon2id hash checked when the email is unknown, so a miss costs as much as a wrong password."""
@@ -124,10 +125,16 @@ async def set_language(session: AsyncSession, user_id: UUID, language: str) -> N
 
 
 async def first_membership(session: AsyncSession, user: User) -> Membership | None:
-    """The organization a user lands in after logging in: the oldest membership."""
-    return await session.scalar(
-        select(Membership)
+    """The organization a user lands in after signing in with their password or a passkey: the oldest
+    membership whose organization takes a password from them, or else the oldest (whose "Require SSO"
+    then sends them to their provider). A password is the account's, so an organization requiring single
+    sign-on does not keep its member out of another that does not."""
+    rows = await session.execute(
+        select(Membership, SsoConnection.require_sso)
+        .outerjoin(SsoConnection, SsoConnection.org_id == Membership.org_id)
         .where(Membership.user_id == user.id)
         .order_by(Membership.created_at, Membership.id)
-        .limit(1)
     )
+    memberships = list(rows.tuples())
+    taking_password = (m for m, require_sso in memberships if not sso_required(m.role, bool(require_sso)))
+    return next(taking_password, memberships[0][0] if memberships else None)

@@ -18,11 +18,12 @@ from uuid import UUID
 from sqlalchemy import delete, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ConnectedApp, Membership, OAuthAuthorization, OAuthClient, Organization, User
+from app.db.models import ConnectedApp, Membership, OAuthAuthorization, OAuthClient, User
 from app.db.models.oauth_client import CLIENT_NAME_MAX_LENGTH
-from app.errors import NotFound
+from app.errors import Forbidden, NotFound
 from app.timestamps import utc_now
-from tenants.scope import OrgScope
+from tenants.scope import OrgScope, app_actor
+from tenants.sign_in_reach import SignIn, reach_of
 from tenants.token_format import token_digest
 
 ACCESS_PREFIX = "oaa_"
@@ -50,13 +51,6 @@ class IssuedTokens:
     access_token: str
     refresh_token: str
     expires_in: int
-
-
-@dataclass(frozen=True)
-class MemberOrganization:
-    org_id: UUID
-    name: str
-    role: str
 
 
 def client_name(name: str | None, fallback: str) -> str:
@@ -135,21 +129,16 @@ async def pending_authorization(
     return None if row is None else (row[0], row[1])
 
 
-async def member_organizations(session: AsyncSession, user_id: UUID) -> list[MemberOrganization]:
-    rows = await session.execute(
-        select(Organization.id, Organization.name, Membership.role)
-        .join(Membership, Membership.org_id == Organization.id)
-        .where(Membership.user_id == user_id)
-        .order_by(Organization.name, Organization.id)
-    )
-    return [MemberOrganization(org_id, name, role) for org_id, name, role in rows.tuples()]
-
-
 async def approve(
-    session: AsyncSession, authorization: OAuthAuthorization, org_id: UUID, user_id: UUID
+    session: AsyncSession, authorization: OAuthAuthorization, org_id: UUID, user_id: UUID, sign_in: SignIn
 ) -> str:
-    """The member consented for `org_id` (checked: they are a member there); returns the one-time code."""
-    if org_id not in {m.org_id for m in await member_organizations(session, user_id)}:
+    """The member consented for `org_id`; returns the one-time code. Checked: they are a member there,
+    and the sign-in they consented from meets that organization's sign-in policy (tenants/sign_in_reach.py),
+    so a session another organization's provider signed in cannot hand an app to this one."""
+    reach = await reach_of(session, user_id, sign_in)
+    if not reach.allows(org_id):
+        if any(o.org_id == org_id for o in reach.out_of_reach):
+            raise Forbidden("sign in to that organization as it requires before connecting an app to it")
         raise NotFound("you are not a member of that organization")
     code = new_secret()
     authorization.code_digest = token_digest(code)
@@ -157,6 +146,14 @@ async def approve(
     authorization.user_id = user_id
     await session.flush()
     return code
+
+
+async def acting_member(session: AsyncSession, user_id: UUID, client_id: UUID) -> str:
+    """Who the audit log names for what the OAuth endpoints do to a connected app (its code exchange, its
+    own revocation): the member who consented, through the app, as its tool calls are recorded."""
+    email = await session.scalar(select(User.email).where(User.id == user_id))
+    name = await session.scalar(select(OAuthClient.name).where(OAuthClient.id == client_id))
+    return app_actor(email or str(user_id), name or f"app {client_id}")
 
 
 async def deny(session: AsyncSession, authorization: OAuthAuthorization) -> None:

@@ -61,12 +61,17 @@ def member_scope(org_id: UUID, user_id: UUID, email: str, role: str, *, confirme
     )
 
 
+def app_actor(email: str, client_name: str) -> str:
+    """How the audit log names what an assistant connected by OAuth does: the member, through the app."""
+    return f"{email} via {client_name}"[:320]
+
+
 def app_scope(org_id: UUID, user_id: UUID, email: str, role: str, client_name: str) -> OrgScope:
     """An assistant connected by OAuth acts for the member who consented, with their role, and is recorded
     as that member through that app."""
     return OrgScope(
         org_id=org_id,
-        actor=f"{email} via {client_name}"[:320],
+        actor=app_actor(email, client_name),
         access=ROLE_ACCESS[Role(role)],
         user_id=user_id,
     )

@@ -2,21 +2,24 @@
 email domains it signs in, which organization an address belongs to, and the member a first sign-in
 creates.
 
-An address is trusted only for the organization that claimed its domain, and a domain is claimed by one
-organization at most: another tenant's provider can never vouch for it. An account that already exists
-signs in through a provider only where it is already a member (invited first), so a provider cannot
-take over an account that another organization's members share.
+An address is trusted only for the organization that proved its domain: a claimed domain sends nobody to
+the provider until the DNS TXT record `hearken-verification=<token>` shown to its admins is seen at the
+domain, a proven domain belongs to one organization, and public mail domains cannot be claimed at all. An
+account that already exists signs in through a provider only where it is already a member (invited
+first), so a provider cannot take over an account that another organization's members share.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlsplit
 from uuid import UUID
 
 import idna
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,13 +30,23 @@ from app.timestamps import utc_now
 from tenants.members import Members
 from tenants.organizations import check_email
 from tenants.permissions import require
+from tenants.public_mail_domains import is_public_mail_domain
 from tenants.scope import Access, OrgScope, operator_scope
 
 MAX_DOMAINS = 20
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+PROOF_PREFIX = "hearken-verification="
 SSO_ONLY_PASSWORD = "!sso-only:"
 """The start of the stored password of an account made by a first sign-in: never a valid argon2 hash,
 so no password matches it until the person sets one through "Forgot password"."""
+
+
+@dataclass(frozen=True)
+class DomainClaim:
+    domain: str
+    record: str
+    """The TXT record that proves it: `hearken-verification=<token>`."""
+    verified_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -105,10 +118,37 @@ class SsoConnections:
         )
 
     async def domains(self) -> list[str]:
+        return [claim.domain for claim in await self.claims()]
+
+    async def claims(self) -> list[DomainClaim]:
         rows = await self.session.scalars(
-            select(SsoDomain.domain).where(SsoDomain.org_id == self.scope.org_id).order_by(SsoDomain.domain)
+            select(SsoDomain).where(SsoDomain.org_id == self.scope.org_id).order_by(SsoDomain.domain)
         )
-        return list(rows)
+        return [
+            DomainClaim(row.domain, PROOF_PREFIX + row.verification_token, row.verified_at) for row in rows
+        ]
+
+    async def prove(self, domain: str, records: Sequence[str]) -> None:
+        """Mark a claimed domain proven when `records` (its TXT records, as the DNS answered) hold its
+        token, unless another organization proved it first."""
+        require(self.scope, Access.ADMIN)
+        claim = await self.session.scalar(
+            select(SsoDomain).where(SsoDomain.org_id == self.scope.org_id, SsoDomain.domain == domain)
+        )
+        if claim is None:
+            raise InvalidRequest("domain", f"{domain} is not one of this organization's domains")
+        if claim.verified_at is not None:
+            return
+        await self._check_unclaimed((domain,))
+        expected = PROOF_PREFIX + claim.verification_token
+        if expected not in (record.strip() for record in records):
+            raise InvalidRequest("domain", f"no TXT record {expected} at {domain} yet")
+        claim.verified_at = utc_now()
+        try:
+            async with self.session.begin_nested():
+                await self.session.flush()
+        except IntegrityError:  # another organization proved it meanwhile
+            raise InvalidRequest("domain", f"{domain} signs in to another organization already") from None
 
     async def save(self, wanted: SsoSettings) -> SsoConnection:
         """Create or change the connection and replace its domains, in the caller's transaction."""
@@ -119,6 +159,11 @@ class SsoConnections:
             raise InvalidRequest("client_id", "must be given (at most 300 characters)")
         if not wanted.domains:
             raise InvalidRequest("domains", "name at least one email domain, like example.com")
+        for domain in wanted.domains:
+            if is_public_mail_domain(domain):
+                raise InvalidRequest(
+                    "domains", f"{domain} is a public mail domain: anyone can have an address there"
+                )
         await self._check_unclaimed(wanted.domains)
         connection = await self.get()
         secret = (wanted.client_secret or "").strip()
@@ -134,10 +179,7 @@ class SsoConnections:
         if secret:
             connection.sealed_client_secret = self.box.seal(secret)
         await self._replace_domains(wanted.domains)
-        try:
-            await self.session.flush()
-        except IntegrityError:  # another organization claimed one of them meanwhile
-            raise InvalidRequest("domains", "one of these signs in to another organization already") from None
+        await self.session.flush()
         return connection
 
     async def remove(self) -> None:
@@ -151,35 +193,40 @@ class SsoConnections:
         await self.session.flush()
 
     async def _check_unclaimed(self, domains: tuple[str, ...]) -> None:
+        """Another organization's proven domain cannot be claimed; its unproven claims are no obstacle."""
         taken = await self.session.scalar(
             select(SsoDomain.domain)
-            .where(SsoDomain.domain.in_(domains), SsoDomain.org_id != self.scope.org_id)
+            .where(
+                SsoDomain.domain.in_(domains),
+                SsoDomain.org_id != self.scope.org_id,
+                SsoDomain.verified_at.is_not(None),
+            )
             .limit(1)
         )
         if taken is not None:
             raise InvalidRequest("domains", f"{taken} signs in to another organization already")
 
     async def _replace_domains(self, domains: tuple[str, ...]) -> None:
-        current = set(await self.domains())
-        gone = current - set(domains)
-        if gone:
-            await self.session.execute(
-                delete(SsoDomain).where(SsoDomain.org_id == self.scope.org_id, SsoDomain.domain.in_(gone))
-            )
+        """Row by row, so that each domain that goes is in the audit log; a domain kept keeps its proof."""
+        rows = await self.session.scalars(select(SsoDomain).where(SsoDomain.org_id == self.scope.org_id))
+        current = {row.domain: row for row in rows}
+        for domain, row in current.items():
+            if domain not in domains:
+                await self.session.delete(row)
         for domain in domains:
             if domain not in current:
                 self.session.add(SsoDomain(org_id=self.scope.org_id, domain=domain))
 
 
 async def connection_for_email(session: AsyncSession, email: str) -> SsoConnection | None:
-    """The connection of the organization that claimed this address's domain, if any."""
+    """The connection of the organization that proved this address's domain, if any."""
     domain = email_domain(email)
     if domain is None:
         return None
     return await session.scalar(
         select(SsoConnection)
         .join(SsoDomain, SsoDomain.org_id == SsoConnection.org_id)
-        .where(SsoDomain.domain == domain)
+        .where(SsoDomain.domain == domain, SsoDomain.verified_at.is_not(None))
     )
 
 
@@ -188,24 +235,30 @@ async def connection_of(session: AsyncSession, org_id: UUID) -> SsoConnection | 
 
 
 async def claims_domain(session: AsyncSession, org_id: UUID, email: str) -> bool:
+    """Whether the organization proved the address's domain: its provider vouches for no other."""
     domain = email_domain(email)
     if domain is None:
         return False
     found = await session.scalar(
-        select(SsoDomain.id).where(SsoDomain.org_id == org_id, SsoDomain.domain == domain)
+        select(SsoDomain.id).where(
+            SsoDomain.org_id == org_id, SsoDomain.domain == domain, SsoDomain.verified_at.is_not(None)
+        )
     )
     return found is not None
 
 
+def sso_required(role: str, require_sso: bool) -> bool:
+    """Whether a member with this role must sign in through the organization's provider: "Require SSO"
+    is on and the member is not an owner (owners keep their password as the way back in when the
+    provider fails)."""
+    return require_sso and role != Role.OWNER
+
+
 async def password_refused(session: AsyncSession, membership: Membership) -> bool:
-    """Whether this member must sign in through the organization's provider: "Require SSO" is on and
-    the member is not an owner (owners keep their password as the way back in when the provider fails)."""
-    if membership.role == Role.OWNER:
-        return False
     required = await session.scalar(
         select(SsoConnection.require_sso).where(SsoConnection.org_id == membership.org_id)
     )
-    return bool(required)
+    return sso_required(membership.role, bool(required))
 
 
 class NotAMember(Exception):

@@ -177,7 +177,7 @@ async def _with_current_password(
             errors = {field: errors["current_password"]}
         return await account_page(request, db_session, me, status_code=400, form=form, errors=errors)
     await throttle.succeeded(me.email, client)
-    sign_in(request, user, me.org_id)
+    sign_in(request, user, me.org_id, me.signed_in)
     # the session id changes, and with it the CSRF token: the page is loaded afresh
     return go_to(request, f"/account?done={form}")
 

@@ -16,6 +16,7 @@ from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.pending_sign_in import SECOND_STEP, begin_second_step
 from admin_ui.rendering import go_to, render
 from admin_ui.sessions import ROTATE, derived_secret
+from admin_ui.sign_in_record import SIGN_IN, session_entry
 from admin_ui.two_factor_gate import SETUP_ALLOWED
 from app.config import Settings
 from app.db.models import User
@@ -29,6 +30,7 @@ from tenants.passwords import MIN_PASSWORD_LENGTH
 from tenants.permissions import needs
 from tenants.scope import Access
 from tenants.second_factors import factors_of
+from tenants.sign_in_reach import SignIn
 from tenants.single_sign_on import password_refused
 
 PUBLIC = {"exclude_from_auth": True}
@@ -63,11 +65,20 @@ class InvitationForm:
     password: str = ""
 
 
-def sign_in(request: HTMXRequest, user: User, org_id: Any) -> None:
-    """A fresh session id at every sign-in, so a planted session cookie is worth nothing."""
+def sign_in(request: HTMXRequest, user: User, org_id: Any, how: SignIn) -> None:
+    """A fresh session id at every sign-in, so a planted session cookie is worth nothing. `how` says
+    which of the member's organizations the session counts for (tenants/sign_in_reach.py)."""
     settings: Settings = request.app.state.settings
     stamp = session_stamp(derived_secret(settings, SESSION_STAMP_PURPOSE), user.password_hash)
-    request.set_session({"user_id": str(user.id), "org_id": str(org_id), "stamp": stamp, ROTATE: True})
+    request.set_session(
+        {
+            "user_id": str(user.id),
+            "org_id": str(org_id),
+            "stamp": stamp,
+            SIGN_IN: session_entry(how),
+            ROTATE: True,
+        }
+    )
 
 
 async def sign_in_or_second_step(
@@ -78,7 +89,7 @@ async def sign_in_or_second_step(
     if (await factors_of(db_session, user.id)).any:
         begin_second_step(request, user.id, org_id, next_path)
         return go_to(request, SECOND_STEP)
-    sign_in(request, user, org_id)
+    sign_in(request, user, org_id, SignIn())
     return go_to(request, next_path)
 
 
@@ -130,7 +141,7 @@ class AuthController(Controller):
                 errors=errors,
                 min_password=MIN_PASSWORD_LENGTH,
             )
-        sign_in(request, created.user, created.organization.id)
+        sign_in(request, created.user, created.organization.id, SignIn())
         return go_to(request, HOME)
 
     @get("/login", opt=PUBLIC)

@@ -1,7 +1,10 @@
 """The consent page of an AI assistant connecting by OAuth: "Allow {client} to read and change feedback
-of {organization}?". A member of several organizations chooses one first. Allow sends the assistant's
-browser back with a one-time code, Deny with access_denied; the assistant then holds tokens bound to that
-organization and acting with the member's role (tenants/connected_apps.py)."""
+of {organization}?". A member of several organizations chooses one first, among those whose sign-in
+policy this session meets (tenants/sign_in_reach.py: signed in through that organization's provider where
+it requires single sign-on, with a second factor where it requires one); the others are named, with how
+to reach them. The answer is checked the same way again. Allow sends the assistant's browser back with a
+one-time code, Deny with access_denied; the assistant then holds tokens bound to that organization and
+acting with the member's role (tenants/connected_apps.py)."""
 
 from __future__ import annotations
 
@@ -22,15 +25,11 @@ from admin_ui.forms import Form
 from admin_ui.rendering import render
 from admin_ui.security_headers import CONTENT_SECURITY_POLICY
 from app.db.models import OAuthAuthorization
-from tenants.connected_apps import (
-    MemberOrganization,
-    approve,
-    deny,
-    member_organizations,
-    pending_authorization,
-)
+from app.errors import Forbidden
+from tenants.connected_apps import approve, deny, pending_authorization
 from tenants.permissions import needs
 from tenants.scope import Access
+from tenants.sign_in_reach import MemberOrganization, reach_of
 
 
 @dataclass
@@ -56,15 +55,15 @@ class ConnectController(Controller):
         if pending is None:
             return _expired(request)
         authorization, client = pending
-        organizations = await member_organizations(db_session, me.user_id)
-        chosen = _chosen(organizations, org)
+        reach = await reach_of(db_session, me.user_id, me.signed_in)
         response = render(
             request,
             "connect.html",
             client_name=client.name,
             redirect_host=urlsplit(authorization.redirect_uri).netloc or authorization.redirect_uri,
-            organizations=organizations,
-            chosen=chosen,
+            organizations=reach.reached,
+            out_of_reach=reach.out_of_reach,
+            chosen=_chosen(reach.reached, org),
             secret=secret,
         )
         response.headers["Content-Security-Policy"] = _allowing_redirect_to(authorization)
@@ -88,7 +87,10 @@ class ConnectController(Controller):
                 org_id = UUID(data.org_id)
             except ValueError:
                 return _expired(request)
-            code = await approve(db_session, authorization, org_id, me.user_id)
+            try:
+                code = await approve(db_session, authorization, org_id, me.user_id, me.signed_in)
+            except Forbidden:
+                return _not_signed_in(request)
             answer = {"code": code}
         else:
             await deny(db_session, authorization)
@@ -101,9 +103,23 @@ class ConnectController(Controller):
 
 
 def _chosen(organizations: list[MemberOrganization], org: str | None) -> MemberOrganization | None:
-    if len(organizations) == 1:
-        return organizations[0]
+    """The organization asked for, if this session reaches it; with none asked for, the only one."""
+    if org is None:
+        return organizations[0] if len(organizations) == 1 else None
     return next((o for o in organizations if str(o.org_id) == org), None)
+
+
+def _not_signed_in(request: HTMXRequest) -> Any:
+    return render(
+        request,
+        "error.html",
+        status_code=403,
+        title="Sign in to that organization first",
+        message=(
+            "This session does not meet that organization's sign-in policy (single sign-on, two-factor "
+            "authentication). Log out, sign in as it requires, and connect again from your assistant."
+        ),
+    )
 
 
 def _expired(request: HTMXRequest) -> Any:

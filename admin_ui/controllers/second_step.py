@@ -27,6 +27,7 @@ from app.services.sign_in_changes import use_recovery_code
 from tenants import passkeys
 from tenants.accounts import first_membership
 from tenants.second_factors import TOTP_CODE, check_authenticator_code, factors_of, normalized_code
+from tenants.sign_in_reach import SignIn
 from tenants.single_sign_on import password_refused
 
 WRONG_CODE = "That code is not right. Try the code your app shows now, or a recovery code."
@@ -73,7 +74,7 @@ class SecondStepController(Controller):
         if not right:
             return await _page(request, db_session, pending, status_code=400, error=WRONG_CODE)
         await throttle.second_factor_succeeded(user.email, client)
-        sign_in(request, user, pending.org_id)
+        sign_in(request, user, pending.org_id, SignIn(second_factor=True))
         return go_to(request, pending.next or HOME)
 
     @post("/login/passkey/options", opt=PUBLIC)
@@ -119,7 +120,7 @@ class SecondStepController(Controller):
             return json_error(400, "credential", "this passkey could not be checked; try again")
         if user is not None and pending is not None:
             await throttle.second_factor_succeeded(user.email, client)
-            sign_in(request, user, pending.org_id)
+            sign_in(request, user, pending.org_id, SignIn(second_factor=True))
             return Response({"redirect": pending.next or HOME})
         user = await db_session.get_one(User, passkey.user_id)
         membership = await first_membership(db_session, user)
@@ -128,7 +129,7 @@ class SecondStepController(Controller):
         if await password_refused(db_session, membership):
             return json_error(403, "credential", SSO_ONLY)
         await throttle.passkey_sign_in_succeeded(client)
-        sign_in(request, user, membership.org_id)
+        sign_in(request, user, membership.org_id, SignIn(second_factor=True))
         return Response({"redirect": local_path(data.next) or HOME})
 
 

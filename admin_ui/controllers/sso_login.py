@@ -33,6 +33,7 @@ from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from tenants.organizations import normalize_email
+from tenants.sign_in_reach import SignIn
 from tenants.single_sign_on import (
     NotAMember,
     claims_domain,
@@ -183,5 +184,5 @@ class SsoLoginController(Controller):
         except InvalidRequest:
             return _refused(request, f"{signed_in_as} cannot be used as an account's address.", email=email)
         await throttle.succeeded(email, client_network)
-        sign_in(request, user, org_id)
+        sign_in(request, user, org_id, SignIn(only_org_id=org_id))
         return Redirect(HOME, status_code=303)

@@ -1,6 +1,7 @@
 """Single sign-on, for admins: the organization's OpenID Connect provider, the email domains it signs in
 and "Require SSO". Saving fetches the provider's discovery document first, so a mistyped issuer is
-shown beside its field instead of failing at somebody's sign-in."""
+shown beside its field instead of failing at somebody's sign-in. Each domain shows the DNS TXT record
+that proves it; "Verify" looks the record up, and only then does the domain send anybody to the provider."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from admin_ui.rendering import go_to, render
 from app.config import Settings
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
+from app.integrations.dns_records import DnsFailure, txt_records
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from tenants.permissions import needs
 from tenants.scope import Access, OrgScope
-from tenants.single_sign_on import SsoConnections, SsoSettings, check_issuer, parse_domains
+from tenants.single_sign_on import SsoConnections, SsoSettings, check_domain, check_issuer, parse_domains
 
 ADMIN = needs(Access.ADMIN)
 CALLBACK_PATH = "/login/sso/callback"
@@ -33,6 +35,11 @@ class SsoForm:
     client_secret: str = ""
     domains: str = ""
     require_sso: str = ""
+
+
+@dataclass
+class VerifyForm:
+    domain: str = ""
 
 
 def redirect_uri(settings: Settings) -> str:
@@ -55,15 +62,10 @@ class SsoSettingsController(Controller):
     @get("/", opt=ADMIN)
     async def page(self, request: HTMXRequest, connections: SsoConnections, saved: str | None = None) -> Any:
         connection = await connections.get()
-        values: dict[str, Any] = {}
-        if connection is not None:
-            values = {
-                "issuer": connection.issuer,
-                "client_id": connection.client_id,
-                "domains": ", ".join(await connections.domains()),
-                "require_sso": "true" if connection.require_sso else "",
-            }
-        return self._page(request, values, {}, connection is not None, notice=NOTICES.get(saved or "", ""))
+        values = await self._saved_values(connections)
+        return await self._page(
+            request, connections, values, {}, connection is not None, notice=NOTICES.get(saved or "", "")
+        )
 
     @post("/", opt=ADMIN)
     async def save(self, request: HTMXRequest, connections: SsoConnections, data: Form[SsoForm]) -> Any:
@@ -84,8 +86,31 @@ class SsoSettingsController(Controller):
             await connections.save(wanted)
         except InvalidRequest as exc:
             values = form_values(data, "client_secret")
-            return self._page(request, values, field_error(exc), configured, status_code=400)
+            return await self._page(
+                request, connections, values, field_error(exc), configured, status_code=400
+            )
         return go_to(request, "/settings/sso?saved=saved")
+
+    @post("/domains/verify", opt=ADMIN)
+    async def verify(self, request: HTMXRequest, connections: SsoConnections, data: Form[VerifyForm]) -> Any:
+        """Looks the domain's TXT records up now, through HEARKEN_DNS_RESOLVER or the system's resolvers."""
+        settings: Settings = request.app.state.settings
+        try:
+            domain = check_domain(data.domain)
+            try:
+                records = await txt_records(domain, settings.dns_resolver)
+            except DnsFailure as exc:
+                raise InvalidRequest("domain", f"{domain} cannot be checked now: {exc}") from None
+            await connections.prove(domain, records)
+        except InvalidRequest as exc:
+            connection = await connections.get()
+            values = await self._saved_values(connections)
+            [rule] = field_error(exc).values()
+            errors = {"verify": rule, "verify_domain": data.domain.strip().lower()}
+            return await self._page(
+                request, connections, values, errors, connection is not None, status_code=400
+            )
+        return go_to(request, "/settings/sso?saved=verified")
 
     @post("/remove", opt=ADMIN)
     async def remove(self, request: HTMXRequest, connections: SsoConnections) -> Any:
@@ -93,8 +118,21 @@ class SsoSettingsController(Controller):
         return go_to(request, "/settings/sso?saved=removed")
 
     @staticmethod
-    def _page(
+    async def _saved_values(connections: SsoConnections) -> dict[str, Any]:
+        connection = await connections.get()
+        if connection is None:
+            return {}
+        return {
+            "issuer": connection.issuer,
+            "client_id": connection.client_id,
+            "domains": ", ".join(await connections.domains()),
+            "require_sso": "true" if connection.require_sso else "",
+        }
+
+    @staticmethod
+    async def _page(
         request: HTMXRequest,
+        connections: SsoConnections,
         values: dict[str, Any],
         errors: dict[str, str],
         configured: bool,
@@ -111,10 +149,12 @@ class SsoSettingsController(Controller):
             configured=configured,
             notice=notice,
             redirect_uri=redirect_uri(request.app.state.settings),
+            claims=await connections.claims(),
         )
 
 
 NOTICES = {
-    "saved": "Single sign-on saved.",
+    "saved": "Single sign-on saved. A new domain signs nobody in until its DNS record is verified.",
+    "verified": "Domain verified: its addresses now sign in through your provider.",
     "removed": "Single sign-on is off: members sign in with their passwords.",
 }

@@ -25,6 +25,7 @@ from admin_ui.forms import Form, field_error
 from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.passkey_challenges import PasskeyChallenges
 from admin_ui.rendering import go_to, json_error, render
+from admin_ui.sign_in_record import note_second_factor
 from admin_ui.two_factor_gate import SETUP_ALLOWED
 from app.config import Settings
 from app.db.secret_box import secret_box
@@ -150,6 +151,7 @@ class TwoFactorController(Controller):
             )
         except InvalidRequest as exc:
             return await self._setup(request, db_session, me, status_code=400, errors=field_error(exc))
+        note_second_factor(request)
         keep_fresh_codes(request, codes)
         return go_to(request, "/account/recovery-codes" if codes else "/account?done=authenticator")
 
@@ -215,6 +217,7 @@ class TwoFactorController(Controller):
             codes = await sign_in_changes.add_passkey(db_session, settings, me.user_id, registration)
         except InvalidRequest as exc:
             return json_error(400, exc.field, exc.details)
+        note_second_factor(request)
         keep_fresh_codes(request, codes)
         return Response({"redirect": "/account/recovery-codes" if codes else "/account?done=passkey"})
 

@@ -120,7 +120,10 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         Audited("sso", ("issuer", "client_id", "require_sso"), ("sealed_client_secret",)),
         _own_org,
     ),
-    SsoDomain: (Audited("sso_domain", ("domain",)), _own_org),
+    SsoDomain: (
+        Audited("sso_domain", ("domain", "verified_at"), events=(("verified_at", "verified"),)),
+        _own_org,
+    ),
     StripeIntegration: (
         Audited("integration", ("project_id",), ("sealed_signing_secret",)),
         _project_org,

@@ -24,6 +24,7 @@ from mcp.server.auth.provider import (
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.actor import current_actor
 from app.db.models import ConnectedApp, OAuthAuthorization
 from app.db.transactions import unit_of_work
 from app.mcp.client_metadata import allowed_redirect_uris, check_sizes
@@ -117,6 +118,8 @@ class HearkenOAuthProvider:
     ) -> OAuthToken:
         async with unit_of_work(self.session_maker) as session:
             row = await session.get(OAuthAuthorization, authorization_code.authorization_id)
+            if row is not None and row.user_id is not None:
+                current_actor.set(await connected_apps.acting_member(session, row.user_id, row.client_id))
             issued = await connected_apps.exchange_code(session, row) if row is not None else None
             if issued is None:  # spent by a concurrent exchange
                 raise TokenError("invalid_grant", "authorization code has already been used")
@@ -160,6 +163,7 @@ class HearkenOAuthProvider:
         async with unit_of_work(self.session_maker) as session:
             app = await session.get(ConnectedApp, token.app_id)
             if app is not None:
+                current_actor.set(await connected_apps.acting_member(session, app.user_id, app.client_id))
                 await connected_apps.revoke(session, app)
 
 

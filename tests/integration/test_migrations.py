@@ -1,9 +1,11 @@
 """Migrations that carry data: 0003 totals the day counters that a database already holds; 0008 counts
-the ratings again by version and reason; 0018 seals webhook secrets (and opens them again downgrading)."""
+the ratings again by version and reason; 0018 seals webhook secrets (and opens them again downgrading);
+0029 leaves the single sign-on domains claimed before it unproven."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, date, datetime
 
 import pytest
@@ -16,7 +18,16 @@ from uuid_utils.compat import uuid7
 
 from app.config import Settings, get_settings
 from app.db.config import build_db_config
-from app.db.models import ALL_PATHS, FeedbackItem, Project, Rating, RatingTotal, RatingType, WebhookEndpoint
+from app.db.models import (
+    ALL_PATHS,
+    FeedbackItem,
+    Project,
+    Rating,
+    RatingTotal,
+    RatingType,
+    SsoDomain,
+    WebhookEndpoint,
+)
 from app.db.secret_box import WEBHOOK_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from app.services.rating_stats import rating_stats, version_stats
@@ -199,3 +210,38 @@ async def test_rows_kept_across_verified_users_are_unverified(
         assert list(rows) == [("kept", False)]
         project = await session.get(Project, tenant.project.id)
         assert project is not None and project.require_verified_users is False
+
+
+async def test_single_sign_on_domains_claimed_before_are_unproven(
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    """0029: a domain claimed before proofs existed gets a token of its own and stays unproven, so it
+    sends nobody to the provider until its admins publish the record and verify it; downgrading keeps it."""
+    old_domains = sa.table(
+        "sso_domains",
+        *(sa.column(name, SsoDomain.__table__.c[name].type) for name in (
+            "id", "org_id", "domain", "created_at", "updated_at",
+        )),
+    )  # fmt: skip
+    moment = datetime(2026, 5, 1, tzinfo=UTC)
+    await asyncio.to_thread(_alembic(settings).downgrade, "0028")
+    try:
+        async with unit_of_work(session_maker) as session:
+            await session.execute(
+                insert(old_domains),
+                {"id": uuid7(), "org_id": tenant.org_id, "domain": "claimed.example",
+                 "created_at": moment, "updated_at": moment},
+            )  # fmt: skip
+            await session.commit()
+        await asyncio.to_thread(_alembic(settings).upgrade, "0029")
+        async with unit_of_work(session_maker) as session:
+            claim = await session.scalar(select(SsoDomain))
+            assert claim is not None and claim.verified_at is None
+            assert re.fullmatch(r"[0-9a-f]{32}", claim.verification_token)
+        await asyncio.to_thread(_alembic(settings).downgrade, "0028")
+        async with unit_of_work(session_maker) as session:
+            assert (await session.execute(select(old_domains.c.domain))).scalars().all() == [
+                "claimed.example"
+            ]
+    finally:
+        await asyncio.to_thread(_alembic(settings).upgrade, "head")

@@ -13,7 +13,6 @@ SQLite only: nothing here depends on the database beyond what the other console 
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections.abc import Iterator
@@ -31,18 +30,14 @@ from app.config import Settings
 from app.db.models import AuditEntry, Membership, SsoConnection, User
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
+from tenants.members import Members
 from tenants.scope import operator_scope
-from tenants.single_sign_on import SsoConnections, SsoSettings
 from tests import databases
 from tests.console_helpers import Console, add_user
-from tests.console_helpers import errors_in as escaped_errors_in
 from tests.factories import Tenant
 from tests.identity_provider import CLIENT_ID, CLIENT_SECRET, IdentityProvider, running_provider
-
-
-def errors_in(page: str) -> list[str]:
-    return [html.unescape(error) for error in escaped_errors_in(page)]
-
+from tests.sso_console import configure, errors_in, provider_url
+from tests.sso_console import sign_in_through as through_provider
 
 BASE_URL = "http://127.0.0.1:8000"  # the tests' settings' base URL
 REDIRECT_URI = f"{BASE_URL}/login/sso/callback"
@@ -59,36 +54,8 @@ def database_url(tmp_path: Path, sqlite_template: Path) -> str:
     return databases.sqlite_copy(sqlite_template, tmp_path)
 
 
-async def configure(
-    session_maker: async_sessionmaker[AsyncSession],
-    settings: Settings,
-    tenant: Tenant,
-    provider: IdentityProvider,
-    *,
-    require_sso: bool = False,
-) -> None:
-    async with unit_of_work(session_maker) as session:
-        box = secret_box(settings.secret_key, SSO_CLIENT_SECRETS)
-        wanted = SsoSettings(provider.issuer, CLIENT_ID, CLIENT_SECRET, ("acme.example",), require_sso)
-        await SsoConnections(session, operator_scope(tenant.org_id), box).save(wanted)
-        await session.commit()
-
-
 async def sign_in_through(console: Console, provider: IdentityProvider, email: str) -> Response:
-    """What a person's browser does: "Sign in with SSO", the provider's pages, back to the callback."""
-    await console.get("/login/sso")
-    start = await console.post("/login/sso", {"email": email})
-    back = await provider.redirect_back(provider_url(start), REDIRECT_URI)
-    return await console.get(back.removeprefix(BASE_URL), follow_redirects=False)
-
-
-def provider_url(start: Response) -> str:
-    """Where the page answering "Sign in with SSO" sends the browser (its refresh and its link agree)."""
-    assert start.status_code == 200, errors_in(start.text)
-    refresh = re.search(r'http-equiv="refresh" content="0;url=([^"]+)"', start.text)
-    link = re.search(r'id="provider-link" class="button primary" href="([^"]+)"', start.text)
-    assert refresh and link and refresh.group(1) == link.group(1)
-    return html.unescape(link.group(1))
+    return await through_provider(console, provider, email, BASE_URL)
 
 
 async def signed_in_as(console: Console) -> str | None:
@@ -374,3 +341,24 @@ async def test_with_require_sso_an_invitation_joins_but_sends_the_member_to_the_
         assert await signed_in_as(guest) is None
         assert (await sign_in_through(guest, provider, "joiner@acme.example")).status_code == 303
         assert "joiner@acme.example · member" in (await signed_in_as(guest) or "")
+
+
+async def test_a_password_signs_in_to_the_organization_that_takes_it(
+    console: Console,
+    provider: IdentityProvider,
+    session_maker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    tenant: Tenant,
+    other_tenant: Tenant,
+) -> None:
+    """Review finding 1, what a password session is valid for: a member of an organization that requires
+    SSO (joined first) and of another that does not signs in with her password to the second, and the
+    first stays closed to that session."""
+    member = await add_user(session_maker, tenant.org_id, "both@acme.example", "member")
+    async with unit_of_work(session_maker) as session:
+        await Members(session, operator_scope(other_tenant.org_id)).add(member.id, "member")
+    await configure(session_maker, settings, tenant, provider, require_sso=True)
+    signed = await console.login(member.email)
+    assert signed.status_code == 303, errors_in(signed.text)
+    page = await signed_in_as(console)
+    assert page is not None and "Org B" in page and "Org A" not in page

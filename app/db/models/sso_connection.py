@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime
 from uuid import UUID
 
 from advanced_alchemy.base import UUIDv7AuditBase
-from sqlalchemy import Boolean, ForeignKey, String, Text
+from advanced_alchemy.types import DateTimeUTC
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -22,12 +25,33 @@ class SsoConnection(UUIDv7AuditBase):
     """Members sign in only through the provider; owners keep their password as a way back in."""
 
 
+def verification_token() -> str:
+    return secrets.token_hex(16)
+
+
 class SsoDomain(UUIDv7AuditBase):
-    """One email domain claimed by one organization: an address there is sent to its provider. A domain
-    belongs to one organization at most, so no other tenant's provider can vouch for its addresses."""
+    """One email domain an organization claims for its provider. A claim sends nobody anywhere until it
+    is proven (the DNS TXT record `hearken-verification=<token>` seen at the domain); a proven domain
+    belongs to one organization, so no other tenant's provider can vouch for its addresses. Unproven
+    claims of one domain by several organizations may stand side by side: a squatter cannot block the
+    domain's owner."""
 
     __tablename__ = "sso_domains"
+    __table_args__ = (
+        UniqueConstraint("org_id", "domain", name="uq_sso_domains_org_id_domain"),
+        Index(
+            "uq_sso_domains_proven_domain",
+            "domain",
+            unique=True,
+            postgresql_where=text("verified_at IS NOT NULL"),
+            sqlite_where=text("verified_at IS NOT NULL"),
+        ),
+    )
 
     org_id: Mapped[UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
-    domain: Mapped[str] = mapped_column(String(253), unique=True)
+    domain: Mapped[str] = mapped_column(String(253), index=True)
     """Lower case, IDNA-encoded (xn--...)."""
+    verification_token: Mapped[str] = mapped_column(String(64), default=verification_token)
+    """What the TXT record must hold after `hearken-verification=`; one per claim, shown to its admins."""
+    verified_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)
+    """When the record was seen; None: unproven, nobody is sent to the provider for this domain."""
