@@ -9,6 +9,7 @@ navigator.sendBeacon and preflight-free fetch() send.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from litestar import Controller, Request, post
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -89,7 +90,7 @@ class PublicSubmitController(Controller):
         data = submission.body
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
         verified = verified_user(project, data.submitted_by, data.user_signature)
-        images = [await _cleaned(raw) for raw in submission.files]
+        images = [await _cleaned(raw, project.org_id) for raw in submission.files]
         spam = _judged_spam(db_session, "feedback", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
         scope, scoped_project = widget_scope(project.org_id), project.as_project()
@@ -146,8 +147,8 @@ def _judged_spam(session: AsyncSession, endpoint: str, honeypot: str, elapsed_ms
     return reason is not None
 
 
-async def _cleaned(raw: bytes) -> CleanImage:
+async def _cleaned(raw: bytes, organization: UUID) -> CleanImage:
     try:
-        return await clean_image(raw)
+        return await clean_image(raw, organization)
     except ImageRefused as refused:
         raise InvalidRequest(ATTACHMENTS, str(refused)) from None

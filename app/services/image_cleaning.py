@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from io import BytesIO
+from uuid import UUID
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from app.services.fair_slots import FairSlots
 from app.services.image_encoding import CONTENT_TYPES, compact_encoding, stored_limit, stored_mode
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -25,8 +27,9 @@ MAX_PIXELS = 36_000_000
 """The pixels an image may declare (6000 x 6000): what one decode may cost in memory, about 144 MB at 4
 bytes a pixel at most."""
 MAX_FILES = 3
-_DECODES = asyncio.Semaphore(2)
-"""Images decoded at once per process: each may hold a large bitmap for a moment."""
+_DECODES = FairSlots(2)
+"""Images decoded at once per process (each takes a core and may hold a large bitmap for a moment), one
+per organization, so one organization's images never queue another's."""
 
 
 class ImageRefused(ValueError):
@@ -41,9 +44,10 @@ class CleanImage:
     data: bytes
 
 
-async def clean_image(raw: bytes) -> CleanImage:
-    """`cleaned` off the event loop (a decode takes tens of milliseconds), a few at a time."""
-    async with _DECODES:
+async def clean_image(raw: bytes, organization: UUID) -> CleanImage:
+    """`cleaned` off the event loop (a decode takes tens of milliseconds, a large one seconds), in one of
+    the process's decode slots, shared fairly between organizations."""
+    async with _DECODES.slot(organization):
         return await asyncio.to_thread(cleaned, raw)
 
 

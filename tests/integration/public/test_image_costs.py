@@ -1,9 +1,12 @@
 """What one visitor's images may cost: stored about as compact as they were sent, and within a budget of
-bytes per client address per project; and the other organizations' images are decoded meanwhile."""
+bytes per client address per project; and another organization's images are decoded meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
+import uuid
 from io import BytesIO
 from typing import Any
 
@@ -13,7 +16,9 @@ from litestar.testing import AsyncTestClient
 from PIL import Image, ImageDraw
 
 from app.config import Settings
+from app.services.image_cleaning import CleanImage, clean_image, cleaned
 from tests.factories import Tenant
+from tests.images import png
 from tests.integration.public.conftest import ALLOWED
 
 SUBMIT = "/api/v1/feedback/submit"
@@ -104,3 +109,60 @@ async def test_a_screenshot_keeps_its_compact_mode(
     assert stored.mode == kept and stored.size == image.size
     assert attachment["bytes"] <= len(upload) * 1.1
     assert list(stored.convert("RGB").getdata()) == list(image.convert("RGB").getdata())
+
+
+class HeldDecoder:
+    """The real decoder, but each image waits for its release before it is decoded; the order decodes
+    start in is reported to the event loop."""
+
+    def __init__(self, images: dict[bytes, str]) -> None:
+        self._names = images
+        self._loop = asyncio.get_running_loop()
+        self.releases = {name: threading.Event() for name in images.values()}
+        self._started: asyncio.Queue[str] = asyncio.Queue()
+
+    def __call__(self, raw: bytes) -> CleanImage:
+        name = self._names[raw]
+        self._loop.call_soon_threadsafe(self._started.put_nowait, name)
+        self.releases[name].wait(timeout=60)
+        return cleaned(raw)
+
+    async def next_started(self) -> str:
+        return await asyncio.wait_for(self._started.get(), timeout=30)
+
+    def release_all(self) -> None:
+        for release in self.releases.values():
+            release.set()
+
+
+async def test_one_organizations_images_never_queue_anothers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review finding 5: two decodes at once per process were shared by every tenant, so another
+    organization's small screenshot waited behind one organization's queue of big images (7.3 s).
+    An organization decodes one image at a time, and a freed slot goes to the organization waiting that
+    was served least recently: B's screenshot is decoded before A's queued images."""
+    org_a, org_b, org_c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    sent = {f"a{n}": png(100 + n) for n in range(1, 5)} | {"c1": png(200), "c2": png(201), "b": png(9)}
+    decoder = HeldDecoder({raw: name for name, raw in sent.items()})
+    monkeypatch.setattr("app.services.image_cleaning.cleaned", decoder)
+    owner = {name: {"a": org_a, "b": org_b, "c": org_c}[name[0]] for name in sent}
+
+    def decode(name: str) -> asyncio.Task[CleanImage]:
+        return asyncio.create_task(clean_image(sent[name], owner[name]))
+
+    tasks = {name: decode(name) for name in ("a1", "a2", "a3", "a4", "c1", "c2")}
+    try:
+        # A's other images queue behind A's first; C's first is decoded beside it
+        assert {await decoder.next_started(), await decoder.next_started()} == {"a1", "c1"}
+        tasks["b"] = decode("b")
+        decoder.releases["a1"].set()
+        assert await decoder.next_started() == "b"  # not a2: B waits in no queue of A's
+        decoder.releases["c1"].set()
+        assert await decoder.next_started() == "a2"  # A was served before C, so A comes first
+        decoder.releases["b"].set()
+        assert (await tasks["b"]).width == 9
+        assert await decoder.next_started() == "c2"
+        assert not any(tasks[name].done() for name in ("a2", "a3", "a4", "c2"))
+    finally:
+        decoder.release_all()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+    assert all(task.result().height == 48 for name, task in tasks.items() if name != "b")
