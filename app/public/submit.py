@@ -84,8 +84,9 @@ class PublicSubmitController(Controller):
         `multipart/form-data` with the same fields and up to 3 images (PNG, JPEG or WebP, 5 MB each), each
         a part named `attachments`: every image is decoded and stored again without its metadata, at most
         4096 pixels a side. A file that is not such an image, is damaged, is over the limits, or would take
-        the project over its storage quota is refused (400 or 413, naming `attachments`), and nothing is
-        stored."""
+        the project over its storage quota is refused (400 or 413, naming `attachments`), and so are images
+        that would take the sending address over its budget of image bytes in the project (429); nothing
+        is then stored."""
         submission = await feedback_submission(request)
         data = submission.body
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
@@ -109,6 +110,10 @@ class PublicSubmitController(Controller):
         await FeedbackAttachments(db_session, scope, scoped_project).store(
             item, images, request.app.state.settings.attachment_quota_bytes
         )
+        if images:  # last, so that a refusal by the project's quota spends none of the client's budget
+            await ingest_of(request.scope).spend_image_bytes(
+                request.scope, data.project_key, sum(len(image.data) for image in images)
+            )
         return StoredReceipt()
 
     @post(CONTACT, status_code=200, summary="Submit a contact message", responses=ERRORS)

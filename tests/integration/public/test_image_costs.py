@@ -7,19 +7,28 @@ import asyncio
 import os
 import threading
 import uuid
+from collections.abc import Iterator
 from io import BytesIO
 from typing import Any
 
+import httpx
 import pytest
+import redis as sync_redis
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from PIL import Image, ImageDraw
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.models import AttachmentUsage, FeedbackItem
+from app.db.transactions import unit_of_work
 from app.services.image_cleaning import CleanImage, clean_image, cleaned
 from tests.factories import Tenant
 from tests.images import png
 from tests.integration.public.conftest import ALLOWED
+from tests.integration.public.servers import running_server, server_env
+from tests.services import REDIS_URL, require_redis
 
 SUBMIT = "/api/v1/feedback/submit"
 
@@ -166,3 +175,59 @@ async def test_one_organizations_images_never_queue_anothers(monkeypatch: pytest
         decoder.release_all()
         await asyncio.gather(*tasks.values(), return_exceptions=True)
     assert all(task.result().height == 48 for name, task in tasks.items() if name != "b")
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def budget_env(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+    if request.param == "memory":
+        yield {}
+        return
+    require_redis()
+    prefix = f"hearken-test:{uuid.uuid4().hex}:"
+    yield {"HEARKEN_REDIS_URL": REDIS_URL, "HEARKEN_REDIS_PREFIX": prefix}
+    with sync_redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+
+
+async def test_one_address_spends_only_its_own_budget_of_image_bytes(
+    database_url: str,
+    tenant: Tenant,
+    budget_env: dict[str, str],
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """Review finding 5: one visitor could fill a project's whole image quota, after which every image
+    sent to the project was refused. Each address may store 1 MB here (HEARKEN_ATTACHMENT_CLIENT_MB):
+    its third image of 0.4 MB is refused with 429 naming `attachments`, and another address still gets
+    its image stored."""
+    env = server_env(
+        database_url, HEARKEN_TRUSTED_PROXIES="127.0.0.1", HEARKEN_ATTACHMENT_CLIENT_MB="1", **budget_env
+    )
+    upload = encoded(Image.frombytes("L", (640, 640), os.urandom(640 * 640)))
+    form = {"project_key": tenant.project_key, "message": "Look at this", "type": "Bug"}
+
+    async def send(client: httpx.AsyncClient, visitor: str) -> httpx.Response:
+        return await client.post(
+            SUBMIT,
+            data=form,
+            files=[("attachments", ("noise.png", upload, "image/png"))],
+            headers={"X-Forwarded-For": visitor, "Origin": ALLOWED},
+        )
+
+    with running_server(env) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            first = [(await send(client, "203.0.113.7")).status_code for _ in range(2)]
+            refused = await send(client, "203.0.113.7")
+            other = await send(client, "198.51.100.9")
+    assert first == [200, 200]
+    assert refused.status_code == 429, refused.text
+    answer = refused.json()
+    assert answer["error"] == "rate_limited" and answer["details"].startswith("attachments: ")
+    assert "1 MB per 24 hours" in answer["details"]
+    assert refused.headers["retry-after"] == str(answer["retry_after"]) and answer["retry_after"] > 3600
+    assert other.status_code == 200, other.text
+    async with unit_of_work(session_maker) as session:
+        items = await session.scalar(select(func.count()).select_from(FeedbackItem))
+        used = await session.scalar(select(func.sum(AttachmentUsage.bytes)))
+    assert items == 3 and used is not None and used < 3 * 500_000
