@@ -19,6 +19,8 @@ PLACEHOLDER_MARKERS = ("change-me", "changeme", "replace-me", "placeholder", "yo
 DEFAULT_METRICS_ALLOW = "127.0.0.1,::1"
 DEFAULT_WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0)
 DEFAULT_ATTACHMENT_QUOTA_BYTES = 1024 * 1024 * 1024
+DEFAULT_ATTACHMENT_CLIENT_BYTES = 50 * 1024 * 1024
+DEFAULT_ATTACHMENT_CLIENT_SECONDS = 86400
 DEFAULT_MAIL_RETRY_SCHEDULE = (10.0, 60.0, 300.0, 1800.0, 3600.0, 7200.0, 21600.0, 43200.0)
 LOG_LEVELS = {
     "debug": logging.DEBUG,
@@ -109,6 +111,11 @@ class Settings:
     dns_resolver: tuple[str, int] | None = None
     """The DNS server (address, port) that looks up the TXT records proving single sign-on domains
     (HEARKEN_DNS_RESOLVER, `host:port`); None: the system's resolvers."""
+    attachment_client_bytes: int = DEFAULT_ATTACHMENT_CLIENT_BYTES
+    """The bytes of images one client address may store in one project per window
+    (HEARKEN_ATTACHMENT_CLIENT_MB): a small share of the quota, so one visitor cannot fill it."""
+    attachment_client_seconds: int = DEFAULT_ATTACHMENT_CLIENT_SECONDS
+    """That window, in seconds (HEARKEN_ATTACHMENT_CLIENT_WINDOW)."""
 
     @property
     def is_production(self) -> bool:
@@ -203,6 +210,15 @@ class Settings:
             attachment_quota_bytes=_megabytes(
                 env.get("HEARKEN_ATTACHMENT_QUOTA_MB"), "HEARKEN_ATTACHMENT_QUOTA_MB"
             ),
+            attachment_client_bytes=_megabytes(
+                env.get("HEARKEN_ATTACHMENT_CLIENT_MB"),
+                "HEARKEN_ATTACHMENT_CLIENT_MB",
+                DEFAULT_ATTACHMENT_CLIENT_BYTES,
+            ),
+            attachment_client_seconds=_positive(
+                env.get("HEARKEN_ATTACHMENT_CLIENT_WINDOW", str(DEFAULT_ATTACHMENT_CLIENT_SECONDS)),
+                "HEARKEN_ATTACHMENT_CLIENT_WINDOW",
+            ),
             mail_retry_schedule=_seconds_list(
                 env.get("HEARKEN_MAIL_RETRY_SCHEDULE"),
                 "HEARKEN_MAIL_RETRY_SCHEDULE",
@@ -283,9 +299,9 @@ def _seconds(text: str | None, variable: str, default: float = DEFAULT_REPLICA_M
     return value
 
 
-def _megabytes(text: str | None, variable: str) -> int:
+def _megabytes(text: str | None, variable: str, default: int = DEFAULT_ATTACHMENT_QUOTA_BYTES) -> int:
     if not text:
-        return DEFAULT_ATTACHMENT_QUOTA_BYTES
+        return default
     try:
         megabytes = int(text)
     except ValueError:

@@ -124,10 +124,11 @@ class RateLimited(ApiError):
     status_code = 429
     code = "rate_limited"
 
-    def __init__(self, retry_after: int) -> None:
+    def __init__(self, retry_after: int, spent: str | None = None) -> None:
+        """`spent` names the budget when it is not the requests' own, as in "attachments: ..."."""
         self.retry_after = max(1, retry_after)
         super().__init__(
-            f"too many requests; retry after {self.retry_after} seconds",
+            f"{spent or 'too many requests'}; retry after {self.retry_after} seconds",
             headers={"Retry-After": str(self.retry_after)},
         )
 

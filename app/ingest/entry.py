@@ -16,10 +16,12 @@ from app.config import Settings
 from app.db.cache_generation import CacheGeneration, generation_key
 from app.db.identity_secret import identity_box
 from app.db.redis_connection import RedisOutage, connect_redis
+from app.errors import RateLimited
 from app.ingest.batches import rating_batches
 from app.ingest.budgets import CounterStore, MemoryCounters, RateLimiter, RedisCounters
 from app.ingest.gate import PublicGate, record_origin_decision, recorded_origin_decision
 from app.ingest.group_commit import RatingGroupCommit
+from app.ingest.image_budgets import ImageBudget, MemoryByteWindows, RedisByteWindows
 from app.ingest.intake import RatingIntake
 from app.ingest.origins import request_origin
 from app.ingest.project_directory import ProjectDirectory, ProjectEntry
@@ -35,12 +37,14 @@ class Ingest:
         directory: ProjectDirectory,
         generation: CacheGeneration,
         counters: CounterStore,
+        images: ImageBudget,
     ) -> None:
         self._gate = gate
         self._intake = intake
         self._directory = directory
         self._generation = generation
         self._counters = counters
+        self._images = images
 
     async def submit_rating(
         self,
@@ -59,6 +63,19 @@ class Ingest:
     async def admit(self, scope: Scope, endpoint: str, project_key: UUID) -> ProjectEntry:
         """The project a submission to `endpoint` may be stored in, or the gate's refusal raised."""
         return await self._gate.admit(self._gate.visit(scope, endpoint, project_key))
+
+    async def spend_image_bytes(self, scope: Scope, project_key: UUID, stored_bytes: int) -> None:
+        """Count the bytes of images this request stores against its client's budget in the project, or
+        raise 429 naming `attachments` (nothing counted) when they would go over it."""
+        visit = self._gate.visit(scope, "attachments", project_key)
+        retry_after = await self._images.spend(project_key, self._gate.client_digest(visit), stored_bytes)
+        if retry_after is not None:
+            budget = self._images
+            raise RateLimited(
+                retry_after,
+                f"attachments: the images sent from this address to this project would go over its "
+                f"budget of {budget.limit_bytes / (1024 * 1024):g} MB per {_window(budget.seconds)}",
+            )
 
     async def origin_may_read(self, scope: Scope, header: str) -> bool:
         """Whether the origin of this request (its Origin header as sent) may read the answer: as the gate
@@ -80,6 +97,7 @@ class Ingest:
         await self._intake.close()
         if isinstance(self._counters, RedisCounters):
             await self._counters.close()
+        await self._images.close()
 
     async def _any_project_allows(self, header: str) -> bool:
         origin = request_origin(header)
@@ -112,4 +130,19 @@ def build_ingest(
     directory = ProjectDirectory(session_maker, identity_box(settings.secret_key))
     gate = PublicGate(settings, directory, limiter)
     intake = RatingIntake(gate, RatingGroupCommit(rating_batches(settings)))
-    return Ingest(gate, intake, directory, generation, counters)
+    windows = (
+        RedisByteWindows(
+            connect_redis(settings.redis_url), settings.redis_prefix, redis_outage or RedisOutage()
+        )
+        if settings.redis_url
+        else MemoryByteWindows()
+    )
+    images = ImageBudget(windows, settings.attachment_client_bytes, settings.attachment_client_seconds)
+    return Ingest(gate, intake, directory, generation, counters, images)
+
+
+def _window(seconds: int) -> str:
+    if seconds % 3600:
+        return f"{seconds} seconds"
+    hours = seconds // 3600
+    return "hour" if hours == 1 else f"{hours} hours"

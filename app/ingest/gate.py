@@ -63,6 +63,10 @@ class PublicGate:
         origin = first_header(scope, b"origin")
         return Visit(scope, endpoint, project_key, address, origin)
 
+    def client_digest(self, visit: Visit) -> str:
+        """The keyed hash the budgets know the visit's client by."""
+        return self._limiter.client_digest(visit.address)
+
     async def admit(self, visit: Visit) -> ProjectEntry:
         """The visit's project, or the refusal raised."""
         known = self._directory.generation

@@ -9,6 +9,7 @@ navigator.sendBeacon and preflight-free fetch() send.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from litestar import Controller, Request, post
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -83,13 +84,14 @@ class PublicSubmitController(Controller):
         `multipart/form-data` with the same fields and up to 3 images (PNG, JPEG or WebP, 5 MB each), each
         a part named `attachments`: every image is decoded and stored again without its metadata, at most
         4096 pixels a side. A file that is not such an image, is damaged, is over the limits, or would take
-        the project over its storage quota is refused (400 or 413, naming `attachments`), and nothing is
-        stored."""
+        the project over its storage quota is refused (400 or 413, naming `attachments`), and so are images
+        that would take the sending address over its budget of image bytes in the project (429); nothing
+        is then stored."""
         submission = await feedback_submission(request)
         data = submission.body
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
         verified = verified_user(project, data.submitted_by, data.user_signature)
-        images = [await _cleaned(raw) for raw in submission.files]
+        images = [await _cleaned(raw, project.org_id) for raw in submission.files]
         spam = _judged_spam(db_session, "feedback", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
         scope, scoped_project = widget_scope(project.org_id), project.as_project()
@@ -108,6 +110,10 @@ class PublicSubmitController(Controller):
         await FeedbackAttachments(db_session, scope, scoped_project).store(
             item, images, request.app.state.settings.attachment_quota_bytes
         )
+        if images:  # last, so that a refusal by the project's quota spends none of the client's budget
+            await ingest_of(request.scope).spend_image_bytes(
+                request.scope, data.project_key, sum(len(image.data) for image in images)
+            )
         return StoredReceipt()
 
     @post(CONTACT, status_code=200, summary="Submit a contact message", responses=ERRORS)
@@ -146,8 +152,8 @@ def _judged_spam(session: AsyncSession, endpoint: str, honeypot: str, elapsed_ms
     return reason is not None
 
 
-async def _cleaned(raw: bytes) -> CleanImage:
+async def _cleaned(raw: bytes, organization: UUID) -> CleanImage:
     try:
-        return await clean_image(raw)
+        return await clean_image(raw, organization)
     except ImageRefused as refused:
         raise InvalidRequest(ATTACHMENTS, str(refused)) from None

@@ -2,9 +2,9 @@
 
 Nothing a visitor sent is kept as sent: the pixels are decoded (a file that is not a whole PNG, JPEG or
 WebP is refused), turned upright by their EXIF orientation, scaled down to at most `MAX_SIDE` a side and
-written afresh, so EXIF (with GPS), text chunks, XMP and colour profiles are left behind. The size in the
-header is checked against a pixel budget before a pixel is decoded: a small file that would unpack into
-gigabytes (a decompression bomb) costs only its header.
+written afresh (compactly, see image_encoding.py), so EXIF (with GPS), text chunks, XMP and colour
+profiles are left behind. The size in the header is checked against a pixel budget before a pixel is
+decoded: a small file that would unpack into gigabytes (a decompression bomb) costs only its header.
 """
 
 from __future__ import annotations
@@ -12,8 +12,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from io import BytesIO
+from uuid import UUID
 
 from PIL import Image, ImageOps, UnidentifiedImageError
+
+from app.services.fair_slots import FairSlots
+from app.services.image_encoding import CONTENT_TYPES, compact_encoding, stored_limit, stored_mode
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 """The largest file accepted, as sent."""
@@ -23,10 +27,9 @@ MAX_PIXELS = 36_000_000
 """The pixels an image may declare (6000 x 6000): what one decode may cost in memory, about 144 MB at 4
 bytes a pixel at most."""
 MAX_FILES = 3
-CONTENT_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
-"""The formats accepted, and the type each is stored and served as (the same format it came in)."""
-_DECODES = asyncio.Semaphore(2)
-"""Images decoded at once per process: each may hold a large bitmap for a moment."""
+_DECODES = FairSlots(2)
+"""Images decoded at once per process (each takes a core and may hold a large bitmap for a moment), one
+per organization, so one organization's images never queue another's."""
 
 
 class ImageRefused(ValueError):
@@ -41,9 +44,10 @@ class CleanImage:
     data: bytes
 
 
-async def clean_image(raw: bytes) -> CleanImage:
-    """`cleaned` off the event loop (a decode takes tens of milliseconds), a few at a time."""
-    async with _DECODES:
+async def clean_image(raw: bytes, organization: UUID) -> CleanImage:
+    """`cleaned` off the event loop (a decode takes tens of milliseconds, a large one seconds), in one of
+    the process's decode slots, shared fairly between organizations."""
+    async with _DECODES.slot(organization):
         return await asyncio.to_thread(cleaned, raw)
 
 
@@ -71,34 +75,34 @@ def cleaned(raw: bytes) -> CleanImage:
         raise ImageRefused("must be a PNG, JPEG or WebP image") from None
     except (OSError, SyntaxError, ValueError, EOFError):
         raise ImageRefused("the image is damaged or cut short") from None
-    return CleanImage(CONTENT_TYPES[kind], pixels.width, pixels.height, _encoded(pixels, kind))
+    encoded = compact_encoding(pixels, kind, stored_limit(len(raw)))
+    if encoded is None:
+        raise ImageRefused(
+            f"stored again, the image would take more than {stored_limit(len(raw)):,} bytes (twice the "
+            "file sent); send it smaller, or as a JPEG"
+        )
+    return CleanImage(encoded.content_type, pixels.width, pixels.height, encoded.data)
 
 
 def _pixels(image: Image.Image, kind: str) -> Image.Image:
-    """A new bitmap of the image, upright, at most MAX_SIDE a side, in a mode its format can write."""
+    """A new bitmap of the image, upright, at most MAX_SIDE a side, in the mode it is stored in."""
     upright = ImageOps.exif_transpose(image) or image
-    wanted = _mode(upright, kind)
+    wanted = stored_mode(upright, kind)
+    key = upright.info.get("transparency") if wanted == upright.mode else None
     pixels = upright.convert(wanted) if upright.mode != wanted else upright.copy()
-    pixels.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
-    pixels.info = {}  # nothing read from the file is written back
+    pixels.info = {} if key is None else {"transparency": key}  # nothing else read is written back
+    if max(pixels.size) > MAX_SIDE:
+        pixels = _scaled_down(pixels)
     return pixels
 
 
-def _mode(image: Image.Image, kind: str) -> str:
-    alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-    if kind == "JPEG":
-        return "L" if image.mode == "L" else "RGB"
-    if image.mode == "L" and not alpha:
-        return "L"
-    return "RGBA" if alpha else "RGB"
-
-
-def _encoded(pixels: Image.Image, kind: str) -> bytes:
-    out = BytesIO()
-    if kind == "JPEG":
-        pixels.save(out, "JPEG", quality=85, optimize=True)
-    elif kind == "WEBP":
-        pixels.save(out, "WEBP", quality=85, method=4)
-    else:
-        pixels.save(out, "PNG", optimize=False, compress_level=6)
-    return out.getvalue()
+def _scaled_down(pixels: Image.Image) -> Image.Image:
+    """At most MAX_SIDE a side, resampled where pixels can blend: a 1-bit image as grey and back to 1
+    bit, a palette or colour-keyed one in colour (Pillow would pick the nearest pixel instead)."""
+    bilevel = pixels.mode == "1" and "transparency" not in pixels.info
+    if "transparency" in pixels.info:
+        pixels = pixels.convert("RGBA")
+    elif pixels.mode in ("1", "P"):
+        pixels = pixels.convert("L" if bilevel else "RGB")
+    pixels.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
+    return pixels.convert("1", dither=Image.Dither.NONE) if bilevel else pixels

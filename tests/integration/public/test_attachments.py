@@ -196,13 +196,13 @@ async def test_retention_deletes_old_items_with_their_images(
 
 
 BOMB_SCRIPT = """
-import asyncio, resource, sys
+import asyncio, resource, sys, uuid
 from tests.images import png_bomb
 from app.services.image_cleaning import ImageRefused, clean_image
 bomb = png_bomb()
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 try:
-    asyncio.run(clean_image(bomb))
+    asyncio.run(clean_image(bomb, uuid.uuid4()))
 except ImageRefused as refused:
     print("refused:", refused)
 print("grew_kib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
