@@ -1,12 +1,17 @@
 """A mail as the code that causes it describes it (`Mail`), and as it is sent: subject, plain text and
 simple HTML in the recipient's language, from the texts and the two templates.
 
-No value can break a header: names are refused with a line break when they are saved, and the subject
-and every header value are made one line again here anyway (a name saved before that rule, a visitor's
-text), each run of control characters or line breaks becoming one space."""
+No value can break a header, whatever the patch level of Python's `email` package: every header value
+built from data (a visitor's subject, a project's or an organization's name, an address) is made plain
+text here, each run of control characters or line breaks becoming one space and every `=?` that could
+open an RFC 2047 encoded word becoming `= ?`. The email package decodes encoded words in the values it
+is given (on some patch levels into a line break that it then writes as it is, CVE-2024-6923): given
+none, it decodes nothing, and it encodes only our plain text when a value needs it. The message, as the
+SMTP policy writes it, is checked to carry exactly the headers that were set before it is sent."""
 
 from __future__ import annotations
 
+import email.policy
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -25,8 +30,9 @@ _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def one_line(text: str) -> str:
-    """`text` as one header line: control characters and line breaks become a space."""
-    return _BREAKS.sub(" ", text).strip()
+    """`text` as one plain header line: control characters and line breaks become a space, and no
+    encoded word can start in it (`=?` becomes `= ?`), so nothing in it is decoded into a line break."""
+    return _BREAKS.sub(" ", text).replace("=?", "= ?").strip()
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,7 @@ def compose(mail: Mail) -> ComposedMail:
 def email_message(composed: ComposedMail, sender: str, recipient: str) -> EmailMessage:
     """The MIME message: plain text with an HTML alternative. Raises ValueError for what no header can
     carry even on one line (an address the email package refuses): that mail can never be sent."""
-    message = EmailMessage()
+    message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = one_line(sender)
     message["To"] = one_line(recipient)
     message["Subject"] = one_line(composed.subject)
@@ -109,7 +115,17 @@ def email_message(composed: ComposedMail, sender: str, recipient: str) -> EmailM
         message[name] = one_line(value)
     message.set_content(composed.text)
     message.add_alternative(composed.html, subtype="html")
+    _check_headers(message)
     return message
+
+
+def _check_headers(message: EmailMessage) -> None:
+    """The message as written for SMTP carries exactly the headers set, one each: a value that the
+    email package would write as more than one header makes the mail one that cannot be sent."""
+    head = message.as_bytes(policy=email.policy.SMTP).split(b"\r\n\r\n", 1)[0]
+    written = [line.split(b":", 1)[0].lower() for line in head.split(b"\r\n") if line[:1] not in b" \t"]
+    if written != [name.lower().encode() for name in message.keys()]:
+        raise ValueError("a header value would be written as more than one header")
 
 
 def _domain(sender: str) -> str:

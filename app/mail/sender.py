@@ -132,7 +132,7 @@ class MailSender:
         except (ValueError, TypeError) as exc:
             return self._cannot_compose(job, f"the mail cannot be composed ({type(exc).__name__})")
         try:
-            await smtp.send_message(message)
+            await smtp.send_message(message, recipients=[message["To"]])  # never a header's other names
         except (ValueError, aiosmtplib.SMTPNotSupported) as exc:  # this mail's form, not the server
             return self._cannot_compose(job, f"the mail cannot be sent as it is ({type(exc).__name__})")
         except aiosmtplib.SMTPRecipientsRefused as exc:
