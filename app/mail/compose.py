@@ -124,7 +124,7 @@ def _check_headers(message: EmailMessage) -> None:
     email package would write as more than one header makes the mail one that cannot be sent."""
     head = message.as_bytes(policy=email.policy.SMTP).split(b"\r\n\r\n", 1)[0]
     written = [line.split(b":", 1)[0].lower() for line in head.split(b"\r\n") if line[:1] not in b" \t"]
-    if written != [name.lower().encode() for name in message.keys()]:
+    if written != [name.lower().encode() for name in message]:
         raise ValueError("a header value would be written as more than one header")
 
 
