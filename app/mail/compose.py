@@ -19,6 +19,7 @@ from email.utils import formatdate, make_msgid
 from functools import cache
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import jinja2
 import msgspec
@@ -52,6 +53,8 @@ class Mail:
     unsubscribe_url: str | None = None
     """Where one click stops mail of this kind: shown in the mail and given in the RFC 8058 headers
     (`List-Unsubscribe` and `List-Unsubscribe-Post`), so mail programs offer it too."""
+    about: UUID | None = None
+    """The feedback item or contact message the mail is about: deleting it deletes the mail, sent or not."""
 
 
 class ComposedMail(msgspec.Struct, frozen=True):

@@ -85,6 +85,7 @@ class NotifySender:
                     unsubscribe_url=unsubscribe_url(
                         self._settings, choice.user_id, str(project.id), event.kind
                     ),
+                    about=subject.id,
                 )
             )
         return mails
@@ -102,6 +103,7 @@ class NotifySender:
                 values={"project": project.name, "note": note},
                 items=(_quoted(item.message),),
                 unsubscribe_url=unsubscribe_url(self._settings, item.id, str(project.id), "resolved"),
+                about=item.id,
             )
         ]
 

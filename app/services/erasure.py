@@ -4,7 +4,8 @@ case-insensitive), the feedback items whose reporter left that email to hear of 
 whose metadata names it as `contact` or `email` (Mintlify's imported contact field), in every project of
 the organization, with every counter kept exact, in one transaction with its audit entry. The webhook
 deliveries that carried a copy of an erased item or message go too, with their attempts, so neither the
-delivery log nor "Retry" holds on to them.
+delivery log nor "Retry" holds on to them, and so does every mail about an erased item or message,
+waiting or sent (a reply or a notification queued while SMTP was down is never sent afterwards).
 
 The audit entry keeps how many items went and which identifiers were used, never the identifiers
 themselves: the log must not hold on to the person the erasure removed."""
@@ -23,6 +24,7 @@ from app.db.audit_trail import audit
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating
 from app.errors import InvalidRequest
 from app.ingest import delete_ratings
+from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
 from app.webhooks.forgetting import forget_deliveries_about
 from tenants.scope import OrgScope
@@ -68,11 +70,10 @@ class Erasure:
         """Delete everything of `person` in the organization, in the caller's transaction (the request's:
         the rows, the counters and the audit entry are stored together)."""
         feedback, ratings, messages = self._conditions(person)
-        copied = [
-            *(await self._ids(FeedbackItem.id, feedback)),
-            *(await self._ids(ContactMessage.id, messages)),
-        ]
+        message_ids = await self._ids(ContactMessage.id, messages)
+        copied = [*(await self._ids(FeedbackItem.id, feedback)), *message_ids]
         await forget_deliveries_about(self.session, self.scope.org_id, copied)
+        await forget_news_about(self.session, message_ids)  # the items' mail goes with the items
         erased = Erased(
             feedback=await delete_feedback(self.session, feedback) if feedback else 0,
             ratings=await delete_ratings(self.session, ratings) if ratings else 0,

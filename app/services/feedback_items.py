@@ -32,7 +32,7 @@ from app.db.paging import one_page
 from app.db.row_locks import lock_in_id_order, lock_rows
 from app.errors import InvalidRequest, NotFound
 from app.insights.jobs import queue_embeddings
-from app.notifications.events import queue_notification
+from app.notifications.events import forget_news_about, queue_notification
 from app.services.attachments import delete_attachments
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.services.insights import Insights
@@ -477,11 +477,12 @@ class FeedbackItems(ProjectScoped):
 async def delete_feedback(
     session: AsyncSession, where: Iterable[ColumnElement[bool]], *, limit: int | None = None
 ) -> int:
-    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history and
-    images, and take them off the counters and the image quota, in the caller's transaction; returns how
-    many went. The rows are locked first, so a concurrent change cannot move a counter of an item being
-    deleted, and then their vectors in id order, as the writers of vectors lock them (the cascade that
-    deletes them would take them in the order its scan meets them)."""
+    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history,
+    images and the mail about them (waiting or sent), and take them off the counters and the image quota,
+    in the caller's transaction; returns how many went. The rows are locked first, so a concurrent change
+    cannot move a counter of an item being deleted, and then their vectors in id order, as the writers of
+    vectors lock them (the cascade that deletes them would take them in the order its scan meets
+    them)."""
     query = (
         select(FeedbackItem.id, FeedbackItem.spam, *COUNTER_COLUMNS)
         .where(*where)
@@ -501,6 +502,7 @@ async def delete_feedback(
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         await delete_attachments(session, [FeedbackItem.id.in_(chunk)])
+        await forget_news_about(session, chunk)
         await session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id.in_(chunk)))
         await session.execute(
             delete(FeedbackItem)
