@@ -33,8 +33,9 @@ from app.timestamps import utc_now
 logger = logging.getLogger("hearken.mail")
 
 Ready = tuple[ClaimedJob, str, ComposedMail, str]
-ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email"})
-"""The mails whose text (links included) is logged outside production when there is no SMTP server."""
+ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email", "confirm_reporter"})
+"""The mails whose text (links included) is logged outside production when there is no SMTP server
+(none of them holds a visitor's words)."""
 
 
 class MailSender:

@@ -1,7 +1,8 @@
 """Retention: a project with `retention_days` keeps its feedback items, ratings and contact messages
 for that many days; older ones are deleted for good, with every counter kept exact, and so are the
 webhook deliveries of the project's events made before then (each carries a copy of its item), and
-every mail about a deleted item or message, waiting or sent.
+every mail about a deleted item or message, waiting or sent, and every reporter's address confirmation
+no submission has used since then.
 Finished deliveries of every project go after 30 days anyway (`prune_old_deliveries`).
 
 The deletion runs in batches, each its own short transaction, so a project with millions of old rows
@@ -24,7 +25,7 @@ from uuid import UUID
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress
 from app.db.rating_partitions import drop_expired_months
 from app.db.transactions import unit_of_work
 from app.ingest import delete_ratings
@@ -108,6 +109,11 @@ async def apply_retention(
 
     async with unit_of_work(session_maker) as session:
         org_id = await session.scalar(select(Project.org_id).where(Project.id == project_id))
+        await session.execute(
+            delete(ReporterAddress).where(
+                ReporterAddress.project_id == project_id, ReporterAddress.updated_at < cutoff
+            )
+        )
         deliveries = (
             0
             if org_id is None

@@ -4,7 +4,7 @@ Revision ID: 0030
 Revises: 0028
 Create Date: 2026-11-29 07:40:00
 
-A reporter's address is confirmed before any "resolved" mail goes to it (per project, by a keyed digest),
+A reporter's address is confirmed before any "resolved" mail goes to it (per project),
 and each queued mail names the item or contact message it is about, so deleting that row voids its mail.
 """
 
@@ -28,7 +28,7 @@ def upgrade() -> None:
             "reporter_addresses",
             sa.Column("id", GUID(length=16), nullable=False),
             sa.Column("project_id", GUID(length=16), nullable=False),
-            sa.Column("address_digest", sa.String(length=64), nullable=False),
+            sa.Column("address", sa.String(length=320), nullable=False),
             sa.Column("asked_at", DateTimeUTC(timezone=True), nullable=True),
             sa.Column("confirmed_at", DateTimeUTC(timezone=True), nullable=True),
             sa.Column("sa_orm_sentinel", sa.Integer(), nullable=True),
@@ -42,12 +42,12 @@ def upgrade() -> None:
             ),
             sa.PrimaryKeyConstraint("id", name=op.f("pk_reporter_addresses")),
             sa.UniqueConstraint(
-                "project_id", "address_digest", name=op.f("uq_reporter_addresses_project_id")
+                "project_id", "address", name=op.f("uq_reporter_addresses_project_id")
             ),
         )
         with op.batch_alter_table("reporter_addresses", schema=None) as batch_op:
             batch_op.create_index(
-                batch_op.f("ix_reporter_addresses_address_digest"), ["address_digest"], unique=False
+                batch_op.f("ix_reporter_addresses_address"), ["address"], unique=False
             )
         with op.batch_alter_table("outbound_emails", schema=None) as batch_op:
             batch_op.add_column(sa.Column("about_id", GUID(length=16), nullable=True))
