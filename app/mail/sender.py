@@ -1,6 +1,7 @@
 """Sending queued mail: the outbox handler of kind "email".
 
-The mails claimed together go out over one SMTP connection. A mail the server takes is marked sent at
+The mails claimed together go out over one SMTP connection; once it is made, a mail deleted meanwhile
+(the person it is about erased, its item past retention) is dropped, not sent. A mail the server takes is marked sent at
 once (its message emptied), before the dispatcher saves the job: a job claimed again after a crash finds
 it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good, and so does a
 mail that cannot be made into a message (its stored form unreadable, a value no header can carry): that
@@ -111,8 +112,12 @@ class MailSender:
         done = 0
         try:
             async with self._server.client() as smtp:
+                kept = await self._still_queued([job.id for job, _, _, _ in ready])
                 for job, recipient, composed, _ in ready:
-                    outcome = await self._send_one(smtp, job, recipient, composed)
+                    if job.id not in kept:  # deleted while connecting (an erasure, retention): not sent
+                        outcome = Outcome(ok=False, error="the mail was deleted", final=True)
+                    else:
+                        outcome = await self._send_one(smtp, job, recipient, composed)
                     if outcome.ok:
                         await self._mark_sent([job.id])
                     done += 1
@@ -122,6 +127,12 @@ class MailSender:
             logger.warning("mail: %s; %d mails wait for their retry", error, len(ready) - done)
             for job, _, _, _ in ready[done:]:
                 yield job, Outcome(ok=False, error=error)
+
+    async def _still_queued(self, ids: list[UUID]) -> set[UUID]:
+        """Which of these mails are still there once the connection is made: a server that was down for
+        a while may come back after the person a mail is about was erased."""
+        async with self._session_maker() as session:
+            return set(await session.scalars(select(OutboundEmail.id).where(OutboundEmail.id.in_(ids))))
 
     async def _send_one(
         self, smtp: aiosmtplib.SMTP, job: ClaimedJob, recipient: str, composed: ComposedMail
