@@ -192,11 +192,12 @@ async def test_resolving_in_the_console_mails_the_reporter_and_the_item_says_so(
     client: AsyncTestClient, console: Console, owner: User, tenant: Tenant, inbox: Inbox
 ) -> None:
     item = await submit(client, tenant, notify_email=REPORTER)
-    await confirm(client, inbox, REPORTER)
     await console.login(owner.email)
     url = f"/projects/{tenant.project_id}/feedback/{item['id']}"
+    assert "not confirmed yet: no mail until the reporter confirms" in (await console.get(url)).text
+    await confirm(client, inbox, REPORTER)
     page = (await console.get(url)).text
-    assert f"{REPORTER} <span" in page and "one mail when Resolved" in page
+    assert f"{REPORTER} <span" in page and "confirmed: one mail when Resolved" in page
     saved = await console.htmx_post(url, {"status": "Resolved", "resolution_note": "Accents <now> match"})
     assert "Saved." in saved.text and '<span class="badge ok">mailed</span>' in saved.text
     mails = await inbox.wait_for(3)  # the owner hears of the new item too
