@@ -1,14 +1,15 @@
 """Sending queued mail: the outbox handler of kind "email".
 
 The mails claimed together go out over one SMTP connection; once it is made, a mail deleted meanwhile
-(the person it is about erased, its item past retention) is dropped, not sent. A mail the server takes is marked sent at
-once (its message emptied), before the dispatcher saves the job: a job claimed again after a crash finds
-it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good, and so does a
-mail that cannot be made into a message (its stored form unreadable, a value no header can carry): that
-one mail, never the others claimed with it. Anything else
-(no connection, a 4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without
-HEARKEN_SMTP_URL each mail is written to the log instead and counts as sent: an account mail with its text
-and links outside production, a notification by its subject only (it quotes visitors' messages).
+(the person it is about erased, its item past retention) is dropped, not sent. A mail the server takes
+is marked sent at once (its message emptied), before the dispatcher saves the job: a job claimed again
+after a crash finds it sent and does not send it twice. A refusal that names the mail (5xx) fails it for
+good, and so does a mail that cannot be made into a message (its stored form unreadable, a value no
+header can carry): that one mail, never the others claimed with it. Anything else (no connection, a
+4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without HEARKEN_SMTP_URL each
+mail is written to the log instead and counts as sent: an account mail or a reporter's confirmation
+with its text and links outside production, a notification by its subject only (it quotes visitors'
+messages).
 """
 
 from __future__ import annotations

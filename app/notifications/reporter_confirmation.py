@@ -43,7 +43,7 @@ async def ask_to_confirm(session: AsyncSession, settings: Settings, item: Feedba
     project already, queue the one confirmation mail, within the budgets, in the caller's transaction."""
     if not item.notify_email:
         return
-    address = item.notify_email.strip().lower()
+    address = item.notify_email.lower()
     now = utc_now()
     row = await _locked_row(session, item.project_id, address, now)
     row.updated_at = now  # in use: retention keeps it as long as the items naming it
@@ -79,11 +79,12 @@ async def _locked_row(
         .values(id=uuid7(), project_id=project_id, address=address, created_at=now, updated_at=now)
         .on_conflict_do_nothing(index_elements=[table.c.project_id, table.c.address])
     )
-    return await session.scalar(
+    rows = await session.scalars(
         select(ReporterAddress)
         .where(ReporterAddress.project_id == project_id, ReporterAddress.address == address)
         .with_for_update()
     )
+    return rows.one()
 
 
 async def _over_budget(session: AsyncSession, project_id: UUID, address: str, now: datetime) -> bool:
