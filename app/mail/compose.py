@@ -14,6 +14,7 @@ from __future__ import annotations
 import email.policy
 import re
 from dataclasses import dataclass, field
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from functools import cache
@@ -27,6 +28,8 @@ import msgspec
 from app.mail.texts import FOOTER, TEXTS, UNSUBSCRIBE
 from tenants.languages import check_language
 
+ADDRESSES = frozenset({"Reply-To"})
+"""The extra headers that hold one bare address (a name or a group there could name another address)."""
 _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
@@ -106,16 +109,18 @@ def compose(mail: Mail) -> ComposedMail:
 
 
 def email_message(composed: ComposedMail, sender: str, recipient: str) -> EmailMessage:
-    """The MIME message: plain text with an HTML alternative. Raises ValueError for what no header can
-    carry even on one line (an address the email package refuses): that mail can never be sent."""
+    """The MIME message: plain text with an HTML alternative. The recipient and the Reply-To are bare
+    addresses (anything else is refused rather than read as a display name or a group). Raises
+    ValueError for what no header can carry even on one line (an address the email package refuses):
+    that mail can never be sent."""
     message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = one_line(sender)
-    message["To"] = one_line(recipient)
+    message["To"] = Address(addr_spec=one_line(recipient))
     message["Subject"] = one_line(composed.subject)
     message["Date"] = formatdate(localtime=False, usegmt=True)
     message["Message-ID"] = make_msgid(domain=_domain(sender))
     for name, value in composed.headers.items():
-        message[name] = one_line(value)
+        message[name] = Address(addr_spec=one_line(value)) if name in ADDRESSES else one_line(value)
     message.set_content(composed.text)
     message.add_alternative(composed.html, subtype="html")
     _check_headers(message)

@@ -6,13 +6,17 @@ the local SMTP server received."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from dataclasses import replace
 
 from litestar.testing import AsyncTestClient
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import ContactMessage, User
+from app.db.models import ContactMessage, JobStatus, OutboundEmail, OutboxJob, User
 from app.db.transactions import unit_of_work
+from app.mail import Mail, queue_mail
 from tests.factories import Tenant
 from tests.mail_server import Inbox, inbox_fixture, mailing_settings
 
@@ -38,6 +42,21 @@ def assert_no_injection(inbox: Inbox, index: int, recipient: str) -> None:
     assert inbox.recipients[index] == [recipient]
     assert "Bcc" not in inbox.messages[index]
     assert "\n" not in str(inbox.messages[index]["Subject"])
+
+
+async def failure_of(session_maker: async_sessionmaker[AsyncSession], recipient: str) -> str | None:
+    """The error of the mail to `recipient` once it failed for good."""
+    for _ in range(200):
+        async with session_maker() as session:
+            failed = await session.scalar(
+                select(OutboxJob.last_error)
+                .join(OutboundEmail, OutboundEmail.id == OutboxJob.id)
+                .where(OutboundEmail.recipient == recipient, OutboxJob.status == JobStatus.FAILED)
+            )
+        if failed is not None:
+            return failed
+        await asyncio.sleep(0.05)
+    return None
 
 
 async def test_an_encoded_line_break_in_a_contact_subject_adds_no_header_to_the_reply(
@@ -79,3 +98,29 @@ async def test_an_encoded_line_break_in_a_project_name_adds_no_header_to_a_notif
     (mail,) = await inbox.wait_for(1)
     assert_no_injection(inbox, 0, owner.email)
     assert mail["Subject"].startswith("New feedback in Docs ")
+
+
+async def test_an_encoded_line_break_in_an_organization_name_or_a_reply_to_adds_no_header(
+    client: AsyncTestClient, inbox: Inbox, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Review finding 7: the other headers made from data (an invitation's subject names the
+    organization and the inviter; a Reply-To names a member) carry no injected header either."""
+    invitation = Mail(
+        recipient="new@member.example",
+        language="en",
+        kind="invitation",
+        url="http://127.0.0.1:8000/invitations/x",
+        values={"inviter": f"Eve {INJECTION}", "organization": f"Acme {INJECTION}", "role": "member"},
+        reply_to="eve@org.example",
+    )
+    named = replace(invitation, recipient="named@member.example", reply_to=f"Eve {INJECTION} <e@o.example>")
+    async with unit_of_work(session_maker) as session:
+        queue_mail(session, "test-secret-key-for-the-suite", named)  # no bare address: never sent
+        queue_mail(session, "test-secret-key-for-the-suite", invitation)
+    (mail,) = await inbox.wait_for(1)
+    assert_no_injection(inbox, 0, "new@member.example")
+    assert mail["Subject"].startswith("Eve = ?utf-8?q?")
+    assert mail["Reply-To"] == "eve@org.example"
+    assert await failure_of(session_maker, "named@member.example") == (
+        "the mail cannot be composed (ValueError)"
+    )
