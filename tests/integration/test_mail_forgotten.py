@@ -1,6 +1,7 @@
-"""Mail about a person does not outlive their data: a reply and a notification queued while the SMTP
-server is down, about a person then erased (or about items retention then deletes), are never
-delivered once the server is back, and no queued mail row names them any more."""
+"""Mail about a person does not outlive their data: a reply, notifications and an address confirmation
+queued while the SMTP server is down, about a person then erased (or about items retention then
+deletes), are never delivered once the server is back, and no queued mail row (nor address
+confirmation) names them any more."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import ContactMessage, OutboundEmail, OutboxJob, User
+from app.db.models import ContactMessage, OutboundEmail, OutboxJob, ReporterAddress, User
 from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
 from app.services.retention import apply_retention
@@ -53,17 +54,18 @@ def _owner(owner: User) -> Iterator[User]:
 async def queue_reply_and_notifications(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    """The visitor writes (the owner's notification is queued), feedback names them, the team replies;
-    every mail is tried against the SMTP server that is down."""
+    """The visitor writes (the owner's notification is queued), sends feedback asking to hear of it (the
+    owner's notification and the address's confirmation are queued), the team replies; every mail is
+    tried against the SMTP server that is down."""
     body = {"project_key": tenant.project_key, "name": "Ada", "email": VISITOR, "message": "Invoice?"}
     assert (await client.post("/api/v1/contact/submit", json=body)).status_code == 200
-    feedback = {"project_key": tenant.project_key, "message": "Broken", "metadata": {"email": VISITOR}}
+    feedback = {"project_key": tenant.project_key, "message": "Broken", "notify_email": VISITOR}
     assert (await client.post("/api/v1/feedback/submit", json=feedback)).status_code == 200
     async with session_maker() as session:
         message_id = await session.scalar(select(ContactMessage.id))
     url = f"/api/v1/projects/{tenant.project_id}/contact-messages/{message_id}/replies"
     assert (await client.post(url, json={"message": "Attached."}, headers=tenant.headers)).status_code == 201
-    await until_tried(session_maker, 3)
+    await until_tried(session_maker, 4)  # and the confirmation of the address given with the feedback
 
 
 async def until_tried(session_maker: async_sessionmaker[AsyncSession], mails: int) -> None:
@@ -94,6 +96,7 @@ async def smtp_comes_back(smtp_port: int, session_maker: async_sessionmaker[Asyn
             assert "Invoice?" not in text_of(message) and "Broken" not in text_of(message)
         async with session_maker() as session:
             assert list(await session.scalars(select(OutboundEmail.recipient))) == [CONTROL.recipient]
+            assert await session.scalar(select(func.count()).select_from(ReporterAddress)) == 0
         return [recipient for recipients in inbox.recipients for recipient in recipients]
 
 
