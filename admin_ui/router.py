@@ -25,7 +25,7 @@ from admin_ui.controllers.guides import GuideController
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
-from admin_ui.controllers.notifications import NotificationsController, unsubscribe_router
+from admin_ui.controllers.notifications import NotificationsController, mail_links_router
 from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.password_reset import PasswordResetController
 from admin_ui.controllers.privacy import PrivacyController
@@ -129,4 +129,4 @@ def console_static_routers() -> list[ControllerRouterHandler]:
 
 
 def console_routes(settings: Settings) -> list[ControllerRouterHandler]:
-    return [console_router(settings), unsubscribe_router(), *console_static_routers()]
+    return [console_router(settings), mail_links_router(), *console_static_routers()]

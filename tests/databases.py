@@ -40,6 +40,7 @@ TABLES = (
     "feedback_changes",
     "feedback_counters",
     "feedback_items",
+    "reporter_addresses",
     "contact_replies",
     "contact_messages",
     "rating_counters",

@@ -38,6 +38,8 @@ class Inbox:
     port: int = 0
     messages: list[EmailMessage] = field(default_factory=list)
     recipients: list[list[str]] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
+    """Each message's DATA as it crossed the wire (what a header injection would show in)."""
     logins: list[tuple[str, bool]] = field(default_factory=list)
     """Each AUTH that reached the server: the user name, and whether the connection was encrypted."""
     _arrived: threading.Condition = field(default_factory=threading.Condition)
@@ -48,6 +50,7 @@ class Inbox:
         with self._arrived:
             self.messages.append(message)
             self.recipients.append(list(envelope.rcpt_tos))
+            self.raw.append(bytes(envelope.original_content or envelope.content))
             self._arrived.notify_all()
         return "250 OK"
 

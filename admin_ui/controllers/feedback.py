@@ -28,6 +28,7 @@ from app.integrations.github_integrations import TRACKER as GITHUB
 from app.integrations.github_integrations import GithubIntegrations
 from app.integrations.linear_integrations import TRACKER as LINEAR
 from app.integrations.linear_integrations import LinearIntegrations
+from app.notifications.reporter_confirmation import confirmed_addresses
 from app.schemas.feedback_requests import FeedbackCreateBody, FeedbackPatchBody
 from app.schemas.pagination import Pagination
 from app.services.attachments import FeedbackAttachments
@@ -266,6 +267,7 @@ class FeedbackController(Controller):
             duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
             attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
             linked_issues=linked,
+            notify_confirmed=await _notify_confirmed(feedback_items, item),
             can_file_github=(
                 await github_of(request, feedback_items).find() is not None
                 and not any(issue.tracker == GITHUB for issue in linked)
@@ -506,3 +508,11 @@ async def similar_of(
     if pending:
         return [], "This item is still being compared; reload in a moment."
     return found, None if found else "No similar feedback yet."
+
+
+async def _notify_confirmed(feedback_items: FeedbackItems, item: FeedbackItem) -> bool:
+    """Whether the reporter's address is confirmed, so that resolving the item mails it."""
+    if not item.notify_email:
+        return False
+    address = item.notify_email.lower()
+    return address in await confirmed_addresses(feedback_items.session, item.project_id, {address})

@@ -1,5 +1,6 @@
 """Notifications: on each project, every member chooses how they hear about new feedback and new contact
-messages (every item, a daily digest, or off); and the unsubscribe links notification mails carry."""
+messages (every item, a daily digest, or off); and the links notification mails carry (unsubscribing,
+and a reporter's confirmation)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleUser
+from admin_ui.controllers.reporter_confirmation import ReporterConfirmationController
 from admin_ui.forms import Form, field_error
 from admin_ui.rendering import go_to, render
 from admin_ui.security_headers import add_security_headers
@@ -111,10 +113,11 @@ class UnsubscribeController(Controller):
         return render(request, "unsubscribe.html", bare=True, done=True, kind=link.kind)
 
 
-def unsubscribe_router() -> Router:
+def mail_links_router() -> Router:
+    """The pages of the links notification mails carry: unsubscribing, and a reporter confirming."""
     return Router(
         path="/",
-        route_handlers=[UnsubscribeController],
+        route_handlers=[UnsubscribeController, ReporterConfirmationController],
         exception_handlers=CONSOLE_EXCEPTION_HANDLERS,
         after_request=add_security_headers,
         request_class=HTMXRequest,

@@ -3,6 +3,6 @@ sent afterwards by the dispatcher (`MailSender`) through SMTP, or written to the
 is configured."""
 
 from app.mail.compose import Mail
-from app.mail.outbox import MAIL_JOB, queue_mail
+from app.mail.outbox import MAIL_JOB, mail_about, queue_mail
 
-__all__ = ["MAIL_JOB", "Mail", "queue_mail"]
+__all__ = ["MAIL_JOB", "Mail", "mail_about", "queue_mail"]

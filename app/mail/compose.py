@@ -1,19 +1,26 @@
 """A mail as the code that causes it describes it (`Mail`), and as it is sent: subject, plain text and
 simple HTML in the recipient's language, from the texts and the two templates.
 
-No value can break a header: names are refused with a line break when they are saved, and the subject
-and every header value are made one line again here anyway (a name saved before that rule, a visitor's
-text), each run of control characters or line breaks becoming one space."""
+No value can break a header, whatever the patch level of Python's `email` package: every header value
+built from data (a visitor's subject, a project's or an organization's name, an address) is made plain
+text here, each run of control characters or line breaks becoming one space and every `=?` that could
+open an RFC 2047 encoded word becoming `= ?`. The email package decodes encoded words in the values it
+is given (on some patch levels into a line break that it then writes as it is, CVE-2024-6923): given
+none, it decodes nothing, and it encodes only our plain text when a value needs it. The message, as the
+SMTP policy writes it, is checked to carry exactly the headers that were set before it is sent."""
 
 from __future__ import annotations
 
+import email.policy
 import re
 from dataclasses import dataclass, field
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from functools import cache
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import jinja2
 import msgspec
@@ -21,12 +28,15 @@ import msgspec
 from app.mail.texts import FOOTER, TEXTS, UNSUBSCRIBE
 from tenants.languages import check_language
 
+ADDRESSES = frozenset({"Reply-To"})
+"""The extra headers that hold one bare address (a name or a group there could name another address)."""
 _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def one_line(text: str) -> str:
-    """`text` as one header line: control characters and line breaks become a space."""
-    return _BREAKS.sub(" ", text).strip()
+    """`text` as one plain header line: control characters and line breaks become a space, and no
+    encoded word can start in it (`=?` becomes `= ?`), so nothing in it is decoded into a line break."""
+    return _BREAKS.sub(" ", text).replace("=?", "= ?").strip()
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,8 @@ class Mail:
     unsubscribe_url: str | None = None
     """Where one click stops mail of this kind: shown in the mail and given in the RFC 8058 headers
     (`List-Unsubscribe` and `List-Unsubscribe-Post`), so mail programs offer it too."""
+    about: UUID | None = None
+    """The feedback item or contact message the mail is about: deleting it deletes the mail, sent or not."""
 
 
 class ComposedMail(msgspec.Struct, frozen=True):
@@ -97,19 +109,31 @@ def compose(mail: Mail) -> ComposedMail:
 
 
 def email_message(composed: ComposedMail, sender: str, recipient: str) -> EmailMessage:
-    """The MIME message: plain text with an HTML alternative. Raises ValueError for what no header can
-    carry even on one line (an address the email package refuses): that mail can never be sent."""
-    message = EmailMessage()
+    """The MIME message: plain text with an HTML alternative. The recipient and the Reply-To are bare
+    addresses (anything else is refused rather than read as a display name or a group). Raises
+    ValueError for what no header can carry even on one line (an address the email package refuses):
+    that mail can never be sent."""
+    message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = one_line(sender)
-    message["To"] = one_line(recipient)
+    message["To"] = Address(addr_spec=one_line(recipient))
     message["Subject"] = one_line(composed.subject)
     message["Date"] = formatdate(localtime=False, usegmt=True)
     message["Message-ID"] = make_msgid(domain=_domain(sender))
     for name, value in composed.headers.items():
-        message[name] = one_line(value)
+        message[name] = Address(addr_spec=one_line(value)) if name in ADDRESSES else one_line(value)
     message.set_content(composed.text)
     message.add_alternative(composed.html, subtype="html")
+    _check_headers(message)
     return message
+
+
+def _check_headers(message: EmailMessage) -> None:
+    """The message as written for SMTP carries exactly the headers set, one each: a value that the
+    email package would write as more than one header makes the mail one that cannot be sent."""
+    head = message.as_bytes(policy=email.policy.SMTP).split(b"\r\n\r\n", 1)[0]
+    written = [line.split(b":", 1)[0].lower() for line in head.split(b"\r\n") if line[:1] not in b" \t"]
+    if written != [name.lower().encode() for name in message]:
+        raise ValueError("a header value would be written as more than one header")
 
 
 def _domain(sender: str) -> str:

@@ -4,7 +4,11 @@ and kept encrypted until it is sent."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from uuid import UUID
+
 import msgspec
+from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboundEmail, OutboxJob
@@ -51,6 +55,11 @@ def mail_rows(secret_key: str, mail: Mail) -> tuple[OutboxJob, OutboundEmail]:
 
 def _record(job: OutboxJob, mail: Mail, sealed: str) -> OutboundEmail:
     return OutboundEmail(
-        id=job.id, recipient=mail.recipient, kind=mail.kind, sealed_message=sealed,
+        id=job.id, recipient=mail.recipient, kind=mail.kind, sealed_message=sealed, about_id=mail.about,
         created_at=job.created_at, updated_at=job.created_at,
     )  # fmt: skip
+
+
+def mail_about(about: Sequence[UUID]) -> Select[tuple[UUID]]:
+    """The ids of every mail (and its job) about these feedback items or contact messages."""
+    return select(OutboundEmail.id).where(OutboundEmail.about_id.in_(about))

@@ -1,13 +1,15 @@
 """Sending queued mail: the outbox handler of kind "email".
 
-The mails claimed together go out over one SMTP connection. A mail the server takes is marked sent at
-once (its message emptied), before the dispatcher saves the job: a job claimed again after a crash finds
-it sent and does not send it twice. A refusal that names the mail (5xx) fails it for good, and so does a
-mail that cannot be made into a message (its stored form unreadable, a value no header can carry): that
-one mail, never the others claimed with it. Anything else
-(no connection, a 4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without
-HEARKEN_SMTP_URL each mail is written to the log instead and counts as sent: an account mail with its text
-and links outside production, a notification by its subject only (it quotes visitors' messages).
+The mails claimed together go out over one SMTP connection; once it is made, a mail deleted meanwhile
+(the person it is about erased, its item past retention) is dropped, not sent. A mail the server takes
+is marked sent at once (its message emptied), before the dispatcher saves the job: a job claimed again
+after a crash finds it sent and does not send it twice. A refusal that names the mail (5xx) fails it for
+good, and so does a mail that cannot be made into a message (its stored form unreadable, a value no
+header can carry): that one mail, never the others claimed with it. Anything else (no connection, a
+4xx, a timeout) is retried after HEARKEN_MAIL_RETRY_SCHEDULE's delays. Without HEARKEN_SMTP_URL each
+mail is written to the log instead and counts as sent: an account mail or a reporter's confirmation
+with its text and links outside production, a notification by its subject only (it quotes visitors'
+messages).
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from app.timestamps import utc_now
 logger = logging.getLogger("hearken.mail")
 
 Ready = tuple[ClaimedJob, str, ComposedMail, str]
-ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email"})
-"""The mails whose text (links included) is logged outside production when there is no SMTP server."""
+ACCOUNT_MAIL = frozenset({"password_reset", "invitation", "confirm_email", "confirm_reporter"})
+"""The mails whose text (links included) is logged outside production when there is no SMTP server
+(none of them holds a visitor's words)."""
 
 
 class MailSender:
@@ -110,8 +113,12 @@ class MailSender:
         done = 0
         try:
             async with self._server.client() as smtp:
+                kept = await self._still_queued([job.id for job, _, _, _ in ready])
                 for job, recipient, composed, _ in ready:
-                    outcome = await self._send_one(smtp, job, recipient, composed)
+                    if job.id not in kept:  # deleted while connecting (an erasure, retention): not sent
+                        outcome = Outcome(ok=False, error="the mail was deleted", final=True)
+                    else:
+                        outcome = await self._send_one(smtp, job, recipient, composed)
                     if outcome.ok:
                         await self._mark_sent([job.id])
                     done += 1
@@ -121,6 +128,12 @@ class MailSender:
             logger.warning("mail: %s; %d mails wait for their retry", error, len(ready) - done)
             for job, _, _, _ in ready[done:]:
                 yield job, Outcome(ok=False, error=error)
+
+    async def _still_queued(self, ids: list[UUID]) -> set[UUID]:
+        """Which of these mails are still there once the connection is made: a server that was down for
+        a while may come back after the person a mail is about was erased."""
+        async with self._session_maker() as session:
+            return set(await session.scalars(select(OutboundEmail.id).where(OutboundEmail.id.in_(ids))))
 
     async def _send_one(
         self, smtp: aiosmtplib.SMTP, job: ClaimedJob, recipient: str, composed: ComposedMail
@@ -132,7 +145,7 @@ class MailSender:
         except (ValueError, TypeError) as exc:
             return self._cannot_compose(job, f"the mail cannot be composed ({type(exc).__name__})")
         try:
-            await smtp.send_message(message)
+            await smtp.send_message(message, recipients=[message["To"]])  # never a header's other names
         except (ValueError, aiosmtplib.SMTPNotSupported) as exc:  # this mail's form, not the server
             return self._cannot_compose(job, f"the mail cannot be sent as it is ({type(exc).__name__})")
         except aiosmtplib.SMTPRecipientsRefused as exc:

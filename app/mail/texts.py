@@ -194,26 +194,59 @@ TEXTS: dict[str, dict[str, MailText]] = {
             action="",
         ),
     },
+    "confirm_reporter": {
+        "en": MailText(
+            subject="Confirm your address to hear about your feedback",
+            before=(
+                "This address was given on a feedback form of {project}, asking for one mail when that "
+                "feedback is resolved.",
+                "If it was you, confirm the address. If not, ignore this mail: nothing more comes to you.",
+            ),
+            action="Confirm my address",
+            after=("The link works for 7 days.",),
+        ),
+        "de": MailText(
+            subject="Bestätigen Sie Ihre Adresse für Nachrichten zu Ihrem Feedback",
+            before=(
+                "Diese Adresse wurde in einem Feedback-Formular von {project} angegeben, mit der Bitte um "
+                "eine E-Mail, wenn das Feedback erledigt ist.",
+                "Wenn Sie das waren, bestätigen Sie die Adresse. Wenn nicht, ignorieren Sie diese E-Mail: "
+                "Sie erhalten nichts weiter.",
+            ),
+            action="Adresse bestätigen",
+            after=("Der Link funktioniert 7 Tage lang.",),
+        ),
+        "sv": MailText(
+            subject="Bekräfta din adress för att höra om din feedback",
+            before=(
+                "Den här adressen angavs i ett feedbackformulär för {project}, med en begäran om ett mejl "
+                "när feedbacken är löst.",
+                "Om det var du, bekräfta adressen. Om inte, bortse från det här mejlet: inget mer skickas "
+                "till dig.",
+            ),
+            action="Bekräfta min adress",
+            after=("Länken fungerar i 7 dagar.",),
+        ),
+    },
     "feedback_resolved": {
         "en": MailText(
             subject="Resolved: your feedback to {project}",
-            before=("The feedback you sent to {project} is resolved.", "{note}", "You wrote:"),
+            before=("The feedback you sent to {project} on {date} is resolved.", "{note}"),
             action="",
             after=("You asked to be told once; this is the only mail about it.",),
         ),
         "de": MailText(
             subject="Erledigt: Ihr Feedback an {project}",
             before=(
-                "Das Feedback, das Sie an {project} gesendet haben, ist erledigt.",
+                "Das Feedback, das Sie am {date} an {project} gesendet haben, ist erledigt.",
                 "{note}",
-                "Sie schrieben:",
             ),
             action="",
             after=("Sie wollten einmal benachrichtigt werden; dies ist die einzige E-Mail dazu.",),
         ),
         "sv": MailText(
             subject="Löst: din feedback till {project}",
-            before=("Feedbacken du skickade till {project} är löst.", "{note}", "Du skrev:"),
+            before=("Feedbacken du skickade till {project} den {date} är löst.", "{note}"),
             action="",
             after=("Du bad om att få veta det en gång; det här är det enda mejlet om den.",),
         ),

@@ -3,12 +3,16 @@ item; the dispatcher later mails every member who wants every item."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import NotificationEvent
+from app.db.models import JobStatus, NotificationEvent, OutboxJob
+from app.mail import mail_about
 from app.outbox import enqueue
+from app.outbox.queue import delete_jobs
 
 NOTIFY_JOB = "notify"
 
@@ -20,3 +24,20 @@ def queue_notification(session: AsyncSession, project_id: UUID, kind: str, subje
         created_at=job.created_at, updated_at=job.created_at,
     )  # fmt: skip
     session.add(event)
+
+
+async def forget_news_about(session: AsyncSession, about: Sequence[UUID]) -> int:
+    """In the transaction that deletes these feedback items or contact messages (purge, erasure,
+    retention): every mail about them goes, waiting or sent (a mail queued while SMTP was down is never
+    sent; a sent one no longer names its recipient), and so does the news of them not yet turned into
+    mail (a handler at work on it finds its job gone and its mails are dropped). One statement takes
+    every job in id order, as the dispatcher saving results does. Returns how many jobs went."""
+    if not about:
+        return 0
+    news = (
+        select(NotificationEvent.id)
+        .join(OutboxJob, OutboxJob.id == NotificationEvent.id)
+        .where(OutboxJob.status == JobStatus.PENDING.value, NotificationEvent.subject_id.in_(about))
+    )
+    jobs = select(OutboxJob.id).where(or_(OutboxJob.id.in_(mail_about(about)), OutboxJob.id.in_(news)))
+    return await delete_jobs(session, jobs)

@@ -1,8 +1,9 @@
 """Turning the news of a new item into mails: the outbox handler of kind "notify". Each member whose
 choice for the project is every item gets one mail, in their language, with a link to the item and a
 one-click unsubscribe link; a member whose address is not confirmed yet gets none (when mail is sent).
-The news that an item was resolved (kind "resolved") becomes one mail to the reporter who asked for it,
-with the resolution note and a one-click unsubscribe link, unless the address was withdrawn meanwhile.
+The news that an item was resolved (kind "resolved") becomes one mail to the reporter who asked for it
+and confirmed the address, with the resolution note (the team's words; nothing the visitor wrote, which
+anyone could have written) and a one-click unsubscribe link, unless the address was withdrawn meanwhile.
 The mails are queued as the handler's records, in the transaction that marks the news done: they are
 queued once, and the mail handler sends them."""
 
@@ -85,6 +86,7 @@ class NotifySender:
                     unsubscribe_url=unsubscribe_url(
                         self._settings, choice.user_id, str(project.id), event.kind
                     ),
+                    about=subject.id,
                 )
             )
         return mails
@@ -99,9 +101,9 @@ class NotifySender:
                 language="en",
                 kind="feedback_resolved",
                 url="",
-                values={"project": project.name, "note": note},
-                items=(_quoted(item.message),),
+                values={"project": project.name, "note": note, "date": item.created_at.strftime("%Y-%m-%d")},
                 unsubscribe_url=unsubscribe_url(self._settings, item.id, str(project.id), "resolved"),
+                about=item.id,
             )
         ]
 

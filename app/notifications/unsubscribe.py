@@ -7,21 +7,20 @@ that mail off."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 from dataclasses import dataclass
 from uuid import UUID
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import FeedbackItem, Frequency, NotificationSetting, Project
+from app.db.models import FeedbackItem, Frequency, NotificationSetting, Project, ReporterAddress
 from app.errors import InvalidRequest, NotFound
 from app.notifications.choices import choice_of, choose
+from app.notifications.signed_links import is_signed, signature
 
 UNKNOWN_LINK = "this unsubscribe link is not valid"
+PURPOSE = b"unsubscribe"
 ALL_PROJECTS = "all"
 
 
@@ -36,19 +35,19 @@ class Unsubscribe:
 
 def unsubscribe_url(settings: Settings, user_id: UUID, project: str, kind: str) -> str:
     payload = f"{user_id.hex}.{project.replace('-', '')}.{kind}"
-    return f"{settings.base_url}/notifications/unsubscribe/{payload}.{_signature(settings, payload)}"
+    return f"{settings.base_url}/notifications/unsubscribe/{payload}.{signature(settings, PURPOSE, payload)}"
 
 
 def read_link(settings: Settings, token: str) -> Unsubscribe:
     try:
-        user_part, project_part, kind, signature = token.split(".")
+        user_part, project_part, kind, given = token.split(".")
         user_id = UUID(hex=user_part)
         project = ALL_PROJECTS if project_part == ALL_PROJECTS else str(UUID(hex=project_part))
     except ValueError:
         raise NotFound(UNKNOWN_LINK) from None
     payload = f"{user_part}.{project_part}.{kind}"
-    if kind not in ("feedback", "contact", "digest", "resolved") or not hmac.compare_digest(
-        signature, _signature(settings, payload)
+    if kind not in ("feedback", "contact", "digest", "resolved") or not is_signed(
+        settings, PURPOSE, payload, given
     ):
         raise NotFound(UNKNOWN_LINK)
     return Unsubscribe(user_id, project, kind)
@@ -79,7 +78,8 @@ async def unsubscribe(session: AsyncSession, link: Unsubscribe) -> None:
 
 
 async def _withdraw_address(session: AsyncSession, link: Unsubscribe) -> None:
-    """No more "resolved" mail to the item's reporter from this project (an item gone: nothing to do)."""
+    """No more "resolved" mail to the item's reporter from this project (an item gone: nothing to do);
+    the address is no longer confirmed there either: asking again means confirming again."""
     address = await session.scalar(
         select(FeedbackItem.notify_email).where(
             FeedbackItem.id == link.user_id, FeedbackItem.project_id == UUID(link.project)
@@ -95,9 +95,8 @@ async def _withdraw_address(session: AsyncSession, link: Unsubscribe) -> None:
             .values(notify_email=None)
             .execution_options(synchronize_session=False)
         )
-
-
-def _signature(settings: Settings, payload: str) -> str:
-    key = hmac.new(settings.secret_key.encode(), b"unsubscribe", hashlib.sha256).digest()
-    digest = hmac.new(key, payload.encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+        await session.execute(
+            delete(ReporterAddress).where(
+                ReporterAddress.project_id == UUID(link.project), ReporterAddress.address == address.lower()
+            )
+        )

@@ -18,6 +18,7 @@ from app.db.after_commit import on_commit
 from app.db.models import FeedbackSource
 from app.errors import TOO_LARGE_DETAILS, InvalidRequest, error_responses
 from app.ingest import helpful_input, spam_reason, typed_input, verified_user
+from app.notifications.reporter_confirmation import ask_to_confirm
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.feedback_submission import ATTACHMENTS, FORM_MAX_BYTES, feedback_submission
 from app.public.paths import CONTACT, FEEDBACK, HELPFUL_RATING, TYPED_RATING
@@ -107,9 +108,12 @@ class PublicSubmitController(Controller):
             notify_email=data.notify_email,
             spam=spam,
         )
+        settings = request.app.state.settings
         await FeedbackAttachments(db_session, scope, scoped_project).store(
-            item, images, request.app.state.settings.attachment_quota_bytes
+            item, images, settings.attachment_quota_bytes
         )
+        if not spam:  # an address is only ever mailed once its owner confirms it
+            await ask_to_confirm(db_session, settings, item)
         if images:  # last, so that a refusal by the project's quota spends none of the client's budget
             await ingest_of(request.scope).spend_image_bytes(
                 request.scope, data.project_key, sum(len(image.data) for image in images)

@@ -10,7 +10,7 @@ from app.db.audit_trail import audit
 from app.db.models import ContactMessage
 from app.db.paging import one_page
 from app.errors import NotFound
-from app.notifications.events import queue_notification
+from app.notifications.events import forget_news_about, queue_notification
 from app.services.projects import ProjectScoped
 from app.webhooks.events import contact_message_created, record_events
 
@@ -110,7 +110,9 @@ class ContactMessages(ProjectScoped):
         await self.session.flush()
 
     async def purge(self, record: ContactMessage) -> None:
-        """Delete the message for good, with its audit entry (which names the message, never its sender)."""
+        """Delete the message for good, with the mail about it (waiting or sent) and its audit entry
+        (which names the message, never its sender)."""
+        await forget_news_about(self.session, [record.id])
         await self.session.delete(record)
         audit(
             self.session,

@@ -85,6 +85,7 @@ class ContactReplies(ProjectScoped):
             },
             items=(quoted,),
             reply_to=reply.reply_to,
+            about=record.id,
         )
 
     async def _replier(self) -> tuple[str | None, str]:

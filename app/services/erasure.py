@@ -4,7 +4,9 @@ case-insensitive), the feedback items whose reporter left that email to hear of 
 whose metadata names it as `contact` or `email` (Mintlify's imported contact field), in every project of
 the organization, with every counter kept exact, in one transaction with its audit entry. The webhook
 deliveries that carried a copy of an erased item or message go too, with their attempts, so neither the
-delivery log nor "Retry" holds on to them.
+delivery log nor "Retry" holds on to them, and so does every mail about an erased item or message,
+waiting or sent (a reply or a notification queued while SMTP was down is never sent afterwards), and
+the confirmation of the person's address (and of the addresses the erased items named).
 
 The audit entry keeps how many items went and which identifiers were used, never the identifiers
 themselves: the log must not hold on to the person the erasure removed."""
@@ -20,9 +22,10 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress
 from app.errors import InvalidRequest
 from app.ingest import delete_ratings
+from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
 from app.webhooks.forgetting import forget_deliveries_about
 from tenants.scope import OrgScope
@@ -68,11 +71,11 @@ class Erasure:
         """Delete everything of `person` in the organization, in the caller's transaction (the request's:
         the rows, the counters and the audit entry are stored together)."""
         feedback, ratings, messages = self._conditions(person)
-        copied = [
-            *(await self._ids(FeedbackItem.id, feedback)),
-            *(await self._ids(ContactMessage.id, messages)),
-        ]
+        message_ids = await self._ids(ContactMessage.id, messages)
+        copied = [*(await self._ids(FeedbackItem.id, feedback)), *message_ids]
         await forget_deliveries_about(self.session, self.scope.org_id, copied)
+        await forget_news_about(self.session, message_ids)  # the items' mail goes with the items
+        await self._forget_addresses(person, feedback)
         erased = Erased(
             feedback=await delete_feedback(self.session, feedback) if feedback else 0,
             ratings=await delete_ratings(self.session, ratings) if ratings else 0,
@@ -122,6 +125,23 @@ class Erasure:
             by_email = and_(FeedbackItem.project_id.in_(projects), named)
             feedback = [or_(and_(*feedback), by_email)] if feedback else [by_email]
         return feedback, ratings, messages
+
+    async def _forget_addresses(self, person: Person, feedback: list[ColumnElement[bool]]) -> None:
+        """The person's address, and every address the erased items asked to be told at, is no longer
+        confirmed in any project of the organization (nor counted by the confirmation mails' budget)."""
+        addresses = {person.email.lower()} if person.email else set()
+        if feedback:
+            named = select(func.lower(FeedbackItem.notify_email)).where(
+                *feedback, FeedbackItem.notify_email.is_not(None)
+            )
+            addresses.update(address for address in await self.session.scalars(named) if address)
+        if addresses:
+            projects = select(Project.id).where(Project.org_id == self.scope.org_id).scalar_subquery()
+            await self.session.execute(
+                delete(ReporterAddress).where(
+                    ReporterAddress.project_id.in_(projects), ReporterAddress.address.in_(addresses)
+                )
+            )
 
     async def _ids(self, column: Any, where: list[ColumnElement[bool]]) -> list[UUID]:
         return list(await self.session.scalars(select(column).where(*where))) if where else []

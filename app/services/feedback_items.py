@@ -32,7 +32,8 @@ from app.db.paging import one_page
 from app.db.row_locks import lock_in_id_order, lock_rows
 from app.errors import InvalidRequest, NotFound
 from app.insights.jobs import queue_embeddings
-from app.notifications.events import queue_notification
+from app.notifications.events import forget_news_about, queue_notification
+from app.notifications.reporter_confirmation import confirmed_addresses
 from app.services.attachments import delete_attachments
 from app.services.feedback_counters import CounterKey, apply_feedback_counts, counted_feedback
 from app.services.insights import Insights
@@ -270,7 +271,7 @@ class FeedbackItems(ProjectScoped):
         deltas, events = self._apply(item, changes, assignee)
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
-        self._tell_reporters([item])
+        await self._tell_reporters([item])
         if was_spam and not item.spam:
             await self._announce([item])
         elif item.message != before and not item.spam:
@@ -299,7 +300,7 @@ class FeedbackItems(ProjectScoped):
             events += item_events
         await apply_feedback_counts(self.session, deltas)
         await record_events(self.session, self.project.org_id, events)
-        self._tell_reporters(items)
+        await self._tell_reporters(items)
         released = [item for item in items if before[item.id][1] and not item.spam]
         await self._announce(released)
         await queue_embeddings(
@@ -313,16 +314,24 @@ class FeedbackItems(ProjectScoped):
         await self.session.flush()
         return items
 
-    def _tell_reporters(self, items: Iterable[FeedbackItem]) -> None:
-        """A resolved item whose reporter asked to hear of it queues its one mail (composed and sent by
-        the notification handler, with the resolution note as it is then); never twice, never for spam."""
-        for item in items:
-            if (
-                item.status == FeedbackStatus.RESOLVED
-                and item.notify_email
-                and item.resolved_mail_at is None
-                and not item.spam
-            ):
+    async def _tell_reporters(self, items: Iterable[FeedbackItem]) -> None:
+        """A resolved item whose reporter asked to hear of it, from an address confirmed for the project,
+        queues its one mail (composed and sent by the notification handler, with the resolution note as it
+        is then); never twice, never for spam. An item resolved before its address is confirmed is mailed
+        when it is resolved again after."""
+        due = [
+            item
+            for item in items
+            if item.status == FeedbackStatus.RESOLVED
+            and item.notify_email
+            and item.resolved_mail_at is None
+            and not item.spam
+        ]
+        confirmed = await confirmed_addresses(
+            self.session, self.project.id, {item.notify_email.lower() for item in due if item.notify_email}
+        )
+        for item in due:
+            if item.notify_email and item.notify_email.lower() in confirmed:
                 item.resolved_mail_at = utc_now()
                 queue_notification(self.session, self.project.id, "resolved", item.id)
 
@@ -477,11 +486,12 @@ class FeedbackItems(ProjectScoped):
 async def delete_feedback(
     session: AsyncSession, where: Iterable[ColumnElement[bool]], *, limit: int | None = None
 ) -> int:
-    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history and
-    images, and take them off the counters and the image quota, in the caller's transaction; returns how
-    many went. The rows are locked first, so a concurrent change cannot move a counter of an item being
-    deleted, and then their vectors in id order, as the writers of vectors lock them (the cascade that
-    deletes them would take them in the order its scan meets them)."""
+    """Delete for good the items matching `where` (at most `limit`, oldest first) with their history,
+    images and the mail about them (waiting or sent), and take them off the counters and the image quota,
+    in the caller's transaction; returns how many went. The rows are locked first, so a concurrent change
+    cannot move a counter of an item being deleted, and then their vectors in id order, as the writers of
+    vectors lock them (the cascade that deletes them would take them in the order its scan meets
+    them)."""
     query = (
         select(FeedbackItem.id, FeedbackItem.spam, *COUNTER_COLUMNS)
         .where(*where)
@@ -501,6 +511,7 @@ async def delete_feedback(
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         await delete_attachments(session, [FeedbackItem.id.in_(chunk)])
+        await forget_news_about(session, chunk)
         await session.execute(delete(FeedbackChange).where(FeedbackChange.feedback_id.in_(chunk)))
         await session.execute(
             delete(FeedbackItem)

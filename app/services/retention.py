@@ -1,6 +1,8 @@
 """Retention: a project with `retention_days` keeps its feedback items, ratings and contact messages
 for that many days; older ones are deleted for good, with every counter kept exact, and so are the
-webhook deliveries of the project's events made before then (each carries a copy of its item).
+webhook deliveries of the project's events made before then (each carries a copy of its item), and
+every mail about a deleted item or message, waiting or sent, and every reporter's address confirmation
+no submission has used since then.
 Finished deliveries of every project go after 30 days anyway (`prune_old_deliveries`).
 
 The deletion runs in batches, each its own short transaction, so a project with millions of old rows
@@ -23,10 +25,11 @@ from uuid import UUID
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress
 from app.db.rating_partitions import drop_expired_months
 from app.db.transactions import unit_of_work
 from app.ingest import delete_ratings
+from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
 from app.timestamps import utc_now
 from app.webhooks.forgetting import (
@@ -99,11 +102,18 @@ async def apply_retention(
             .order_by(ContactMessage.created_at, ContactMessage.id)
             .limit(batch)
         )
-        result = await session.execute(delete(ContactMessage).where(ContactMessage.id.in_(oldest)))
+        ids = list(await session.scalars(oldest))
+        await forget_news_about(session, ids)
+        result = await session.execute(delete(ContactMessage).where(ContactMessage.id.in_(ids)))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
     async with unit_of_work(session_maker) as session:
         org_id = await session.scalar(select(Project.org_id).where(Project.id == project_id))
+        await session.execute(
+            delete(ReporterAddress).where(
+                ReporterAddress.project_id == project_id, ReporterAddress.updated_at < cutoff
+            )
+        )
         deliveries = (
             0
             if org_id is None

@@ -313,6 +313,8 @@ CONSOLE_PUBLIC_ROUTES = {
     "GET /connect/{secret:str}",
     "GET /notifications/unsubscribe/{token:str}",
     "POST /notifications/unsubscribe/{token:str}",
+    "GET /notifications/confirm/{token:str}",
+    "POST /notifications/confirm/{token:str}",
 }
 """The only console routes that answer without a signed-in member: signing up and in, the links that
 mail carries (each proves itself by its secret), and an assistant's consent page (it sends a signed-out

@@ -29,5 +29,9 @@ class OutboundEmail(UUIDv7AuditBase):
     sealed_message: Mapped[str] = mapped_column(Text)
     """The subject, bodies and extra headers as encrypted JSON; empty once sent."""
     sent_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)
+    about_id: Mapped[UUID | None] = mapped_column(default=None, index=True)
+    """The feedback item or contact message the mail is about (a reply, a notification, a reporter's
+    mail), when there is one: deleting that row (purge, erasure, retention) deletes its mail with it,
+    sent or not, so nothing queued about an erased person goes out later."""
     job: Mapped[OutboxJob] = relationship(lazy="raise")
     """Never loaded: it tells the unit of work that the job's row is inserted first."""
