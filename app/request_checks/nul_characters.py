@@ -20,14 +20,16 @@ from app.errors import InvalidRequest
 _ESCAPE = b"\\u0000"
 
 
-def refuse_nul_characters(body: bytes) -> None:
+def refuse_nul_characters(body: bytes, within: str = "") -> None:
+    """`within` names a JSON text held inside another encoding (a form field): the fields found in it are
+    named below it."""
     if _ESCAPE not in body:
         return
     try:
         document = msgspec.json.decode(body)
     except msgspec.DecodeError:
         return  # malformed: the body's own decoding answers that
-    field = _field_with_nul(document, "")
+    field = _field_with_nul(document, within)
     if field is not None:
         raise InvalidRequest(field or "body", "must not contain NUL characters (\\u0000)")
 
