@@ -1,8 +1,9 @@
-"""The checks of every request, for the ASGI apps mounted in the application (the MCP transport, the
-`mcp` package's OAuth endpoints): Litestar's before-request hook never sees their requests, yet what they
-read ends up in the same tables. A query string or a body (JSON, or a form in either encoding) holding a
-NUL character, or JSON nested too deep, is refused as everywhere else: 400 naming the field. These apps
-take no files, so a multipart body holding a NUL byte anywhere is refused whole."""
+"""The checks of every request, for the ASGI apps mounted in the application (the `mcp` package's OAuth
+endpoints; the MCP transport's tool arguments are checked where the server decodes them): Litestar's
+before-request hook never sees their requests, yet what they read ends up in the same tables. A query
+string or a body (JSON, or a form in either encoding) holding a NUL character, or JSON nested too deep,
+is refused as everywhere else: 400 naming the field. These apps take no files, so a multipart body
+holding a NUL byte anywhere is refused whole."""
 
 from __future__ import annotations
 
