@@ -23,6 +23,7 @@ from app.db.transactions import unit_of_work
 from app.insights.clustering import Cluster, cluster
 from app.insights.engine import InsightsEngine, insights_engine
 from app.insights.jobs import queue_backfill
+from app.insights.shown_items import shown
 from app.insights.vectors import centred, from_bytes, language_means, reference_means
 from app.timestamps import utc_now
 
@@ -90,11 +91,13 @@ async def recompute_themes(
                 )
                 .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
                 .where(
-                    FeedbackEmbedding.project_id == project_id,
-                    FeedbackEmbedding.vector.is_not(None),
-                    FeedbackEmbedding.model == engine.embedder.name,
-                    FeedbackItem.archived.is_(False),
-                    FeedbackItem.duplicate_of_id.is_(None),
+                    *shown(
+                        [
+                            FeedbackEmbedding.project_id == project_id,
+                            FeedbackEmbedding.vector.is_not(None),
+                            FeedbackEmbedding.model == engine.embedder.name,
+                        ]
+                    )
                 )
                 .order_by(FeedbackItem.created_at.desc())
                 .limit(MAX_ITEMS)

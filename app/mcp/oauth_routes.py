@@ -25,6 +25,7 @@ from app.config import Settings
 from app.mcp.authentication import RESOURCE_METADATA_PATH
 from app.mcp.on_demand import load
 from app.mcp.registration_limits import registration_limited
+from app.request_checks.mounted_apps import CheckedRequests
 
 if TYPE_CHECKING:
     from starlette.routing import Route
@@ -105,9 +106,14 @@ class OAuthRoutes:
 
 
 def _mounted(path: str, routes: OAuthRoutes) -> ASGIRouteHandler:
-    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+    async def handle(scope: Scope, receive: Receive, send: Send) -> None:
         route = await routes.route(path)
         await route.handle(scope, receive, send)  # type: ignore[arg-type]  # it answers 405 to other methods
+
+    checked = CheckedRequests(handle)
+
+    async def endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        await checked(scope, receive, send)
 
     name = "oauth:" + path.strip("/").replace("/", ":").replace(".", "")
     handler = registration_limited(endpoint) if path == REGISTRATION_PATH else endpoint

@@ -24,6 +24,7 @@ from app.mcp.call_budget import CallBudget
 from app.mcp.tool_arguments import input_schema
 from app.mcp.tool_errors import error_result, tool_error_body
 from app.mcp.tools import TOOLS, Tool, ToolCall
+from app.request_checks.nul_characters import refuse_nul_in_document
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope
 
@@ -108,6 +109,7 @@ class McpTools:
         try:
             if tool.writes:
                 require(scope, Access.WRITE)
+            refuse_nul_in_document(params.arguments or {})
             arguments = msgspec.convert(params.arguments or {}, tool.arguments, strict=True)
             async with self.session_maker() as session:
                 body, text = await tool.run(ToolCall(session, scope), arguments)

@@ -125,6 +125,11 @@ async def _count(
     found = await session.scalar(
         select(func.count())
         .select_from(model)
-        .where(model.project_id == project_id, model.created_at >= start, model.created_at < end)
+        .where(
+            model.project_id == project_id,
+            model.created_at >= start,
+            model.created_at < end,
+            model.spam.is_(False),  # spam is in no count
+        )
     )
     return int(found or 0)

@@ -3,8 +3,9 @@ with the same fields and up to three images, each a part named `attachments`.
 
 The route declares no body type of its own (Litestar reads one encoding per route), so both readings are
 here, held to the same rules as every JSON body: sent as JSON (or text/plain), at most 64 KiB, no NUL, no
-deep nesting, read strictly. A form's fields are text; each is read as its JSON field would be (a number
-as a number, `metadata` as a JSON object) and checked by the same struct.
+deep nesting, read strictly. A form stands for the JSON body with the same fields: a text field is that
+field's string, any other (`elapsed_ms`, `metadata`) is written as in a JSON body and read under the same
+rules (`json_field`); the body they make is then read exactly as a JSON body is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from litestar.datastructures import UploadFile
 
 from app.errors import InvalidRequest, PayloadTooLarge, UnsupportedMediaType, msgspec_violation
 from app.request_checks.bodies import is_json_media_type
+from app.request_checks.json_fields import json_field
 from app.request_checks.nesting import refuse_deep_nesting
 from app.request_checks.nul_characters import refuse_nul_characters
 from app.request_checks.strict_body import STRICT_READING, refuse_lax_values, strict_body
@@ -28,9 +30,26 @@ JSON_MAX_BYTES = 64 * 1024
 FORM_MAX_BYTES = MAX_FILES * MAX_FILE_BYTES + JSON_MAX_BYTES
 """The largest multipart body: three images at the limit and the fields."""
 ATTACHMENTS = "attachments"
-_FIELDS = frozenset(field.encode_name for field in msgspec.structs.fields(PublicFeedbackBody))
-_NUMBERS = frozenset({"elapsed_ms"})
-_OBJECTS = frozenset({"metadata"})
+_TEXT = (
+    msgspec.inspect.StrType,
+    msgspec.inspect.UUIDType,
+    msgspec.inspect.LiteralType,
+    msgspec.inspect.NoneType,
+)
+
+
+def _takes_text(kind: msgspec.inspect.Type) -> bool:
+    kind = kind.type if isinstance(kind, msgspec.inspect.Metadata) else kind
+    if isinstance(kind, msgspec.inspect.UnionType):
+        return all(_takes_text(member) for member in kind.types)
+    return isinstance(kind, _TEXT)
+
+
+_FIELDS = {
+    field.encode_name: _takes_text(field.type)
+    for field in msgspec.inspect.type_info(PublicFeedbackBody).fields  # type: ignore[attr-defined]
+}
+"""Each field of the body, and whether a form sends it as plain text (else as JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +71,10 @@ async def feedback_submission(request: Request[Any, Any, Any]) -> FeedbackSubmis
     body = await request.body()
     if len(body) > JSON_MAX_BYTES:
         raise PayloadTooLarge("request body is larger than 64 KiB")
+    return FeedbackSubmission(await _json_body(request, body), [])
+
+
+async def _json_body(request: Request[Any, Any, Any], body: bytes) -> PublicFeedbackBody:
     refuse_deep_nesting(body)
     refuse_nul_characters(body)
     try:
@@ -60,14 +83,14 @@ async def feedback_submission(request: Request[Any, Any, Any]) -> FeedbackSubmis
         strict = None
     if strict is not None:
         request.scope[STRICT_READING] = strict  # type: ignore[literal-required]
-        return FeedbackSubmission(strict[1], [])
+        return strict[1]  # type: ignore[no-any-return]
     try:
         lax = msgspec.json.decode(body or b"null", type=PublicFeedbackBody)
     except msgspec.ValidationError as exc:
         raise _invalid(exc) from None
     except msgspec.DecodeError:
         raise InvalidRequest("body", "must be a JSON object") from None
-    return FeedbackSubmission(await strict_body(request, lax), [])
+    return await strict_body(request, lax)
 
 
 async def _form(request: Request[Any, Any, Any]) -> FeedbackSubmission:
@@ -82,18 +105,15 @@ async def _form(request: Request[Any, Any, Any]) -> FeedbackSubmission:
             if len(files) > MAX_FILES:
                 raise InvalidRequest(ATTACHMENTS, f"at most {MAX_FILES} files")
             continue
-        if name not in _FIELDS:
+        takes_text = _FIELDS.get(name)
+        if takes_text is None:
             raise InvalidRequest(name or "body", "is not a field of this form")
         if isinstance(value, UploadFile):
             raise InvalidRequest(name, "must be a text field, not a file")
         if name in fields:
             raise InvalidRequest(name, "must be sent once")
-        fields[name] = _field_value(name, value)
-    try:
-        body = msgspec.convert(fields, PublicFeedbackBody, strict=True)
-    except msgspec.ValidationError as exc:
-        raise _invalid(exc) from None
-    return FeedbackSubmission(body, files)
+        fields[name] = value if takes_text else json_field(name, value)
+    return FeedbackSubmission(await _json_body(request, msgspec.json.encode(fields)), files)
 
 
 async def _read(upload: UploadFile) -> bytes:
@@ -103,23 +123,6 @@ async def _read(upload: UploadFile) -> bytes:
             f"{ATTACHMENTS}: each file must be at most {MAX_FILE_BYTES // (1024 * 1024)} MB"
         )
     return data
-
-
-def _field_value(name: str, text: str) -> Any:
-    """A form field read as its JSON field would be."""
-    if name in _NUMBERS:
-        try:
-            return int(text, 10)
-        except ValueError:
-            raise InvalidRequest(name, "must be a whole number") from None
-    if name in _OBJECTS:
-        try:
-            return msgspec.json.decode(text)
-        except msgspec.DecodeError:
-            raise InvalidRequest(name, "must be a JSON object") from None
-    if name == "project_key":
-        return text  # converted to a UUID by the struct, which words the refusal
-    return text
 
 
 def _invalid(exc: msgspec.ValidationError) -> InvalidRequest:

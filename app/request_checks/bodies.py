@@ -36,9 +36,9 @@ def reads_json_body(handler: BaseRouteHandler) -> bool:
 
 
 def is_json_media_type(content_type: str) -> bool:
-    media_type = _media_type(content_type)
-    return media_type == "application/json" or (
-        media_type.startswith("application/") and media_type.endswith("+json")
+    declared = media_type(content_type)
+    return declared == "application/json" or (
+        declared.startswith("application/") and declared.endswith("+json")
     )
 
 
@@ -62,7 +62,7 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
         strict = refuse_lax_values(body, body_type)
         if strict is not None:
             scope[STRICT_READING] = strict  # type: ignore[literal-required]
-    elif content_type is not None and _media_type(content_type) in FORM_MEDIA_TYPES:
+    elif content_type is not None and media_type(content_type) in FORM_MEDIA_TYPES:
         refuse_nul_in_form(await request.form())
 
 
@@ -70,12 +70,12 @@ def _body_type(handler: BaseRouteHandler) -> Any:
     return handler.parsed_data_field.annotation if reads_json_body(handler) else None  # type: ignore[union-attr]
 
 
-def _media_type(content_type: str) -> str:
+def media_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
 
 def _read_as_json(content_type: str, handler: BaseRouteHandler) -> bool:
     if is_json_media_type(content_type):
         return True
-    plain = _media_type(content_type) == "text/plain"
+    plain = media_type(content_type) == "text/plain"
     return plain and bool(handler.opt.get(TEXT_PLAIN_JSON))

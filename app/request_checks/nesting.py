@@ -3,7 +3,8 @@
 The decoders recurse once per level, so a few kilobytes of `[[[[...` would exhaust Python's recursion
 limit inside the framework's decoding (a 500). No body we read nests deeper than a few levels, so a body
 past the limit is refused as a 400 before any decoder sees it. The common body has fewer brackets than the
-limit and is passed after two byte counts; only one with more is measured.
+limit and is passed after two byte counts; only one with more is measured. A JSON text inside another
+encoding (a form field) is held to the same limit under its own name.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_A_BRACKET = bytes(byte for byte in range(256) if byte not in b"[]{}")
 
 
-def refuse_deep_nesting(body: bytes) -> None:
+def refuse_deep_nesting(body: bytes, field: str = "body") -> None:
     if body.count(b"[") + body.count(b"{") <= MAX_DEPTH:
         return
     if _depth_exceeds(_STRING.sub(b"", body).translate(None, _NOT_A_BRACKET), MAX_DEPTH):
-        raise InvalidRequest("body", f"must not nest arrays and objects more than {MAX_DEPTH} levels deep")
+        raise InvalidRequest(field, f"must not nest arrays and objects more than {MAX_DEPTH} levels deep")
 
 
 def _depth_exceeds(brackets: bytes, limit: int) -> bool:

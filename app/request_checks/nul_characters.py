@@ -20,14 +20,21 @@ from app.errors import InvalidRequest
 _ESCAPE = b"\\u0000"
 
 
-def refuse_nul_characters(body: bytes) -> None:
+def refuse_nul_characters(body: bytes, within: str = "") -> None:
+    """`within` names a JSON text held inside another encoding (a form field): the fields found in it are
+    named below it."""
     if _ESCAPE not in body:
         return
     try:
         document = msgspec.json.decode(body)
     except msgspec.DecodeError:
         return  # malformed: the body's own decoding answers that
-    field = _field_with_nul(document, "")
+    refuse_nul_in_document(document, within)
+
+
+def refuse_nul_in_document(document: Any, within: str = "") -> None:
+    """The same for JSON another library has decoded (the arguments of an MCP tool call)."""
+    field = _field_with_nul(document, within)
     if field is not None:
         raise InvalidRequest(field or "body", "must not contain NUL characters (\\u0000)")
 
@@ -61,8 +68,17 @@ def refuse_nul_in_form(form: FormMultiDict) -> None:
 
 def refuse_nul_in_query(query_string: bytes) -> None:
     """A query string carries NUL only percent-encoded; one bytes search passes every other."""
-    if b"%00" not in query_string:
-        return
-    for name, value in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
+    if b"%00" in query_string:
+        _refuse_nul_in_pairs(query_string, "query")
+
+
+def refuse_nul_in_urlencoded(body: bytes) -> None:
+    """A URL-encoded form read raw (where the framework does not parse it): percent-encoded or as sent."""
+    if b"%00" in body or b"\x00" in body:
+        _refuse_nul_in_pairs(body, "body")
+
+
+def _refuse_nul_in_pairs(encoded: bytes, whole: str) -> None:
+    for name, value in parse_qsl(encoded.decode("latin-1"), keep_blank_values=True):
         if "\x00" in name or "\x00" in value:
-            raise InvalidRequest(name.replace("\x00", "") or "query", "must not contain NUL characters")
+            raise InvalidRequest(name.replace("\x00", "") or whole, "must not contain NUL characters")

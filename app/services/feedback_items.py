@@ -242,7 +242,11 @@ class FeedbackItems(ProjectScoped):
             return {}
         rows = await self.session.execute(
             select(FeedbackItem.duplicate_of_id, func.count())
-            .where(FeedbackItem.project_id == self.project.id, FeedbackItem.duplicate_of_id.in_(ids))
+            .where(
+                FeedbackItem.project_id == self.project.id,
+                FeedbackItem.duplicate_of_id.in_(ids),
+                FeedbackItem.spam.is_(False),  # spam is in no count
+            )
             .group_by(FeedbackItem.duplicate_of_id)
         )
         return {original: count for original, count in rows.tuples() if original is not None}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import func, or_, select
 
 from app.db.id_lookups import checked_among
 from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight, Theme
@@ -16,6 +16,7 @@ from app.errors import InvalidRequest, Unavailable
 from app.insights.engine import InsightsEngine, insights_engine
 from app.insights.jobs import update_insight
 from app.insights.matrix import ProjectMatrix
+from app.insights.shown_items import shown
 from app.services.projects import ProjectScoped
 from app.timestamps import utc_now
 
@@ -54,11 +55,6 @@ def _earlier(moment: datetime, span: timedelta) -> datetime:
         return moment - span
     except OverflowError:
         return datetime.min.replace(tzinfo=UTC)
-
-
-def shown(where: list[ColumnElement[bool]]) -> list[ColumnElement[bool]]:
-    """What insights show of a project's items: not archived, not marked as a duplicate."""
-    return [*where, FeedbackItem.archived.is_(False), FeedbackItem.duplicate_of_id.is_(None)]
 
 
 class Insights(ProjectScoped):

@@ -269,3 +269,27 @@ def test_ratings_page_compares_a_pages_versions(page: Page, console_server: str)
     expect(page.get_by_role("region", name="Net Promoter Score")).to_contain_text("No ratings yet")
     versions.scroll_into_view_if_needed()
     screenshot(page, "13-ratings-versions")
+
+
+def test_the_retention_field_is_wide_enough_for_its_numbers(page: Page, console_server: str) -> None:
+    """Review: the retention field of the project overview ("Keep data for (days)") rendered as a tiny box,
+    the browser's own number input beside the console's styled fields. It is styled as they are and wide
+    enough to show five digits."""
+    sign_up(page, console_server, org="Retention Docs")
+    page.get_by_role("link", name="New project").first.click()
+    page.get_by_label("Name").fill("Docs")
+    page.get_by_role("button", name="Create project").click()
+    field = page.get_by_label("Keep data for (days)")
+    field.fill("3650")
+    screenshot(page, "retention-field")
+    measure = "input => [input.getBoundingClientRect().width, input.getBoundingClientRect().height]"
+    width, height = field.evaluate(measure)
+    _, name_height = page.get_by_label("Name").evaluate(measure)
+    em = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert width >= 6 * em, (width, em)  # five digits and the spin buttons
+    assert abs(height - name_height) <= 1, (height, name_height)  # as tall as the fields beside it
+    assert field.evaluate("input => input.scrollWidth <= input.clientWidth")  # nothing cut off
+    assert (field.get_attribute("min"), field.get_attribute("max")) == ("30", "3650")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_role("status")).to_have_text("Saved.")
+    expect(page.get_by_label("Keep data for (days)")).to_have_value("3650")

@@ -104,3 +104,25 @@ async def test_turned_off_the_console_says_so(
     assert "Similar feedback is unavailable" in detail
     inbox = (await console.get(f"{base}/feedback", params={"search": "crash", "meaning": "true"})).text
     assert "Search by meaning is unavailable" in inbox
+
+
+async def test_similar_feedback_shows_no_spam(
+    console: Console, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Review finding 10: an item marked spam after its vector was written showed in an item's Similar
+    feedback; it stays in the Spam view only."""
+    spam_crash = "The Android app crashes as soon as I open it. Cheap pills at pills.example"
+    ids = await seed(session_maker, tenant)
+    async with unit_of_work(session_maker) as session:
+        items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
+        spam = await items.create(message=spam_crash)
+    await add_user(session_maker, tenant.org_id, "triage@org-a.example", "member")
+    await console.login("triage@org-a.example")
+    base = f"/projects/{tenant.project_id}"
+    await eventually(console, f"{base}/feedback/{ids[CRASH_DE]}", spam_crash)  # its vector is written
+    async with unit_of_work(session_maker) as session:  # as the API and MCP mark it
+        items = FeedbackItems(session, operator_scope(tenant.project.org_id, "tests"), tenant.project)
+        await items.update(await items.get(spam.id), {"spam": True})
+    detail = (await console.get(f"{base}/feedback/{ids[CRASH_DE]}")).text
+    assert CRASH_EN in detail and "Similar feedback" in detail
+    assert spam_crash not in detail

@@ -401,3 +401,27 @@ async def test_read_token_reads_but_may_not_write(client: AsyncTestClient, tenan
     ]
     assert [r.status_code for r in refused] == [403, 403, 403]
     assert (await client.get(path, headers=tenant.headers)).json() == item
+
+
+async def test_a_duplicate_marked_spam_is_not_counted_on_its_original(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    """Review finding 10: spam stays out of every count; an item marked spam still counted in its
+    original's duplicate_count."""
+    original = await create(client, tenant, message="Search ignores accents")
+    repeat = await create(client, tenant, message="Search ignores accents, buy pills at pills.example")
+    linked = await client.patch(
+        feedback_url(tenant, f"/{repeat['id']}"),
+        json={"duplicate_of": original["id"]},
+        headers=tenant.headers,
+    )
+    assert linked.status_code == 200, linked.text
+    got = (await client.get(feedback_url(tenant, f"/{original['id']}"), headers=tenant.headers)).json()
+    assert got["duplicate_count"] == 1
+    marked = await client.patch(
+        feedback_url(tenant, f"/{repeat['id']}"), json={"spam": True}, headers=tenant.headers
+    )
+    assert marked.status_code == 200, marked.text
+    got = (await client.get(feedback_url(tenant, f"/{original['id']}"), headers=tenant.headers)).json()
+    assert "duplicate_count" not in got
+    assert [item.get("duplicate_count") for item in await listed(client, tenant)] == [None]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 
 import pytest
+from litestar import Litestar
+from litestar.routes import ASGIRoute
 from litestar.testing import AsyncTestClient
 
 from tests.console_helpers import PASSWORD, Console
@@ -49,3 +51,24 @@ async def test_nul_in_a_multipart_console_form_is_refused(console: Console) -> N
     assert refused.status_code == 400
     assert "NUL" in refused.text
     assert (await console.login("nul@org.example")).status_code == 400  # no account was made
+
+
+async def test_every_mounted_asgi_app_refuses_nul_characters(app: Litestar, client: AsyncTestClient) -> None:
+    """Review finding 9: the ASGI apps mounted beside the routes (the OAuth endpoints of MCP) never passed
+    the before-request checks. Every mount added later is checked here too; /mcp itself checks its tool
+    arguments where it decodes them (tests/integration/mcp/test_mcp_tools.py)."""
+    mounted = [
+        route.path
+        for route in app.routes
+        if isinstance(route, ASGIRoute) and route.path != "/mcp" and "{" not in route.path
+    ]
+    assert "/register" in mounted
+    for path in mounted:
+        refused = await client.post(
+            f"{path}?state=a%00b", content=b"{}", headers={"Content-Type": "application/json"}
+        )
+        assert refused.status_code == 400, (path, refused.text)
+        assert refused.json() == {
+            "error": "invalid_request",
+            "details": "state: must not contain NUL characters",
+        }

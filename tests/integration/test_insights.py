@@ -284,3 +284,78 @@ async def test_items_stored_while_insights_were_off_are_backfilled(
     assert {entry["feedback"]["id"] for entry in body["items"]} == {ids[MESSAGES[1]], ids[MESSAGES[2]]}
     refused = hearken({**env, "HEARKEN_EMBEDDINGS": "off"}, "insights", "backfill")
     assert refused.returncode == 1 and "turned off" in refused.stderr
+
+
+SPAM = [
+    "The Android app crashes as soon as I open it. Cheap pills at pills.example",
+    "Buy cheap replica watches at watches.example, the best prices online",
+    "Cheap replica watches for sale, visit watches.example today",
+]
+
+
+async def every_vector_written(
+    client: AsyncTestClient[Litestar], tenant: Tenant, ids: dict[str, str]
+) -> None:
+    """Each item's vector is written: one of them sees all the others."""
+    deadline = time.monotonic() + 300  # generous: embedding gives way to requests on a busy machine
+    some = next(iter(ids.values()))
+    while True:
+        answer = await client.get(
+            url(tenant, f"/feedback/{some}/similar"), params={"limit": 20}, headers=tenant.headers
+        )
+        body = answer.json()
+        if not body["pending"] and len(body["items"]) == len(ids) - 1:
+            return
+        assert time.monotonic() < deadline, body
+        await asyncio.sleep(0.3)
+
+
+async def mark_spam(client: AsyncTestClient[Litestar], tenant: Tenant, ids: list[str]) -> None:
+    for feedback_id in ids:
+        marked = await client.patch(
+            url(tenant, f"/feedback/{feedback_id}"), json={"spam": True}, headers=tenant.headers
+        )
+        assert marked.status_code == 200, marked.text
+
+
+async def test_spam_is_in_no_similar_list_theme_or_search_by_meaning(
+    client: AsyncTestClient[Litestar], tenant: Tenant
+) -> None:
+    """Review finding 10: items marked spam after their vector was written came back in Similar
+    feedback, were clustered into themes and counted in them. Spam is in none of them now, nor in search
+    by meaning."""
+    ids = await create(client, tenant, MESSAGES + SPAM)
+    await every_vector_written(client, tenant, ids)
+    spam = {ids[message] for message in SPAM}
+    await mark_spam(client, tenant, list(spam))
+
+    body = await similar(client, tenant, ids[CRASH_DE], limit=20)
+    found = {entry["feedback"]["id"] for entry in body["items"]}
+    assert found == {ids[message] for message in MESSAGES} - {ids[CRASH_DE]}
+
+    searched = await client.get(
+        url(tenant, "/feedback"), params={"semantic": "cheap replica watches"}, headers=tenant.headers
+    )
+    assert not spam & {item["id"] for item in searched.json()["feedback"]}
+    assert searched.json()["pagination"]["total"] == len(MESSAGES)
+
+    before = (await client.get(url(tenant, "/themes"), headers=tenant.headers)).json()["computed_at"]
+    assert (await client.post(url(tenant, "/themes/refresh"), headers=tenant.headers)).status_code == 202
+    deadline = time.monotonic() + 300
+    while (themes := (await client.get(url(tenant, "/themes"), headers=tenant.headers)).json())[
+        "computed_at"
+    ] in (None, before):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.3)
+    assert themes["themes"], themes
+    for theme in themes["themes"]:
+        assert theme["label"] not in SPAM, theme
+        assert not spam & set(theme["sample_ids"]), theme
+        listed = await client.get(
+            url(tenant, "/feedback"), params={"theme": theme["id"]}, headers=tenant.headers
+        )
+        assert listed.json()["pagination"]["total"] == theme["count"], theme
+        of_spam = await client.get(
+            url(tenant, "/feedback"), params={"theme": theme["id"], "spam": "true"}, headers=tenant.headers
+        )
+        assert of_spam.json()["feedback"] == [], theme  # themes are computed without spam

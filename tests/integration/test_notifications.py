@@ -124,6 +124,31 @@ async def test_the_daily_digest_goes_out_once_per_member_and_day(
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
+async def test_the_daily_digest_counts_no_spam(
+    console: Console,
+    owner: User,
+    tenant: Tenant,
+    settings: Settings,
+    inbox: Inbox,
+    session_maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """Review finding 10: spam stays out of every count; the digest counted the day's spam feedback and
+    contact messages as new."""
+    await console.login(owner.email)
+    await choose(console, tenant, "daily", "daily")
+    await add_feedback(session_maker, tenant, "The export button does nothing")
+    async with unit_of_work(session_maker) as session:
+        scope = operator_scope(tenant.project.org_id, "tests")
+        await FeedbackItems(session, scope, tenant.project).create(message="Cheap pills here", spam=True)
+        await ContactMessages(session, scope, tenant.project).create(
+            name="Bot", email="bot@spam.example", message="Buy followers now", spam=True
+        )
+    today = datetime.now(UTC).date()
+    assert await send_digests(session_maker, settings, today) == 1
+    (digest,) = await inbox.wait_for(1)
+    assert "Org A docs: 1 new feedback, 0 contact messages" in text_of(digest)
+
+
 async def test_another_organizations_project_has_no_notifications_page(
     console: Console, owner: User, other_tenant: Tenant
 ) -> None:

@@ -181,3 +181,32 @@ async def test_with_insights_on_the_tools_answer_what_the_rest_routes_answer(
         assert of_theme == (await rest.get(f"/projects/{pid}/feedback", params={"theme": theme})).json()
         assert of_theme["pagination"]["total"] == listed_themes["themes"][0]["count"]
         assert too_long["error"] == "invalid_request" and too_long["details"].startswith("limit:")
+
+
+SPAM_CRASH = "The Android app crashes as soon as I open it. Cheap pills at pills.example"
+
+
+async def test_similar_feedback_lists_no_spam(insights_app: Litestar, tenant: Tenant) -> None:
+    """Review finding 10: an item marked spam after its vector was written was listed by the
+    similar_feedback tool (as by the REST route and the console, from the same service)."""
+    pid = tenant.project_id
+    async with (
+        served(insights_app) as base_url,
+        httpx.AsyncClient(base_url=f"{base_url}/api/v1", headers=tenant.headers, timeout=60) as rest,
+    ):
+        ids = await create(rest, tenant, [*MESSAGES, SPAM_CRASH])
+
+        async def every_vector_written() -> bool:
+            body = (
+                await rest.get(f"/projects/{pid}/feedback/{ids[-1]}/similar", params={"limit": 20})
+            ).json()
+            return not body["pending"] and len(body["items"]) == len(MESSAGES)
+
+        await until(every_vector_written, "vectors")
+        marked = await rest.patch(f"/projects/{pid}/feedback/{ids[-1]}", json={"spam": True})
+        assert marked.status_code == 200, marked.text
+        async with mcp_client(base_url, bearer(tenant.read_token)) as client:
+            similar = await call(
+                client, "similar_feedback", {"project_id": pid, "feedback_id": ids[0], "limit": 20}
+            )
+    assert {entry["feedback"]["id"] for entry in similar["items"]} == set(ids[1:-1])

@@ -235,6 +235,28 @@ async def test_bad_arguments_are_tool_errors_in_the_api_s_words(base_url: str, t
         assert (await refused(client, "no_such_tool", {}))["error"] == "not_found"
 
 
+async def test_nul_characters_in_arguments_are_tool_errors_naming_the_field(
+    base_url: str, rest: httpx.AsyncClient, tenant: Tenant
+) -> None:
+    """Review finding 9: tool arguments never passed the request checks (the MCP transport is an ASGI
+    mount), so a NUL character was stored on SQLite and failed the call on PostgreSQL. It is a tool error
+    naming the field, as the REST API's 400, and nothing is stored."""
+    pid = tenant.project_id
+    async with mcp_client(base_url, bearer(tenant.token)) as client:
+        for arguments, field in (
+            ({"message": "The chart\x00 is cut off"}, "message"),
+            ({"message": "The chart is cut off", "metadata": {"plan": "pro\x00"}}, "metadata.plan"),
+            ({"message": "The chart is cut off", "metadata": {"pl\x00an": "pro"}}, "metadata.pl"),
+        ):
+            body = await refused(client, "create_feedback", {"project_id": pid, **arguments})
+            assert body["error"] == "invalid_request", body
+            assert body["details"].startswith(f"{field}"), body
+            assert "must not contain NUL characters" in body["details"]
+        body = await refused(client, "list_feedback", {"project_id": pid, "search": "cut\x00"})
+        assert body["details"].startswith("search: must not contain NUL characters"), body
+    assert (await rest.get(f"/projects/{pid}/feedback")).json()["feedback"] == []
+
+
 async def test_a_revoked_token_is_refused_on_its_next_call(
     base_url: str, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:

@@ -31,6 +31,8 @@ from tests.factories import Tenant
 from tests.mcp_clients import bearer, mcp_client
 
 REDIRECT = "http://127.0.0.1:1/callback"
+FORM = "application/x-www-form-urlencoded"
+JSON = {"Content-Type": "application/json"}
 MEMBER = "member@org-a.example"
 
 
@@ -308,3 +310,37 @@ async def test_expired_requests_and_clients_never_connected_are_purged(
     assert (await member_console.get(consent_path)).status_code == 404
     async with mcp_client(str(http.base_url).rstrip("/"), bearer(connected.access_token)) as client:
         assert not (await client.call_tool("list_projects", {})).is_error
+
+
+async def test_nul_characters_are_refused_by_every_oauth_endpoint(
+    http: httpx.AsyncClient, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Review finding 9: the OAuth endpoints are the `mcp` package's routes mounted as ASGI apps, which the
+    request checks never saw: a NUL in a registration was stored on SQLite and a 500 on PostgreSQL. JSON,
+    forms and query strings are checked as on every other route: 400 naming the field, nothing stored."""
+    registration = await http.post(
+        "/register", json={"client_name": "Evil\x00bot", "redirect_uris": [REDIRECT]}
+    )
+    token = await http.post(
+        "/token", data={"grant_type": "authorization_code", "code": "c\x00", "client_id": "x"}
+    )
+    revoke = await http.post("/revoke", content=b"token=t%00", headers={"Content-Type": FORM})
+    authorize = await http.get("/authorize", params={"response_type": "code", "client_id": "a\x00"})
+    deep = await http.post(
+        "/register", content=b'{"client_name": ' + b"[" * 5000 + b"]" * 5000 + b"}", headers=JSON
+    )
+    for response, named in (
+        (registration, "client_name: must not contain NUL"),
+        (token, "code: must not contain NUL"),
+        (revoke, "token: must not contain NUL"),
+        (authorize, "client_id: must not contain NUL"),
+        (deep, "body: must not nest"),
+    ):
+        assert response.status_code == 400, response.text
+        assert response.json()["error"] == "invalid_request"
+        assert response.json()["details"].startswith(named), response.text
+    async with unit_of_work(session_maker) as session:
+        assert list(await session.scalars(select(OAuthClient))) == []
+    assert (
+        await http.post("/register", json={"client_name": "Fine", "redirect_uris": [REDIRECT]})
+    ).status_code == 201
