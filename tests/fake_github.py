@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -83,6 +84,8 @@ class FakeGithub:
             "body": fields.get("body"),
             "labels": [],
             "comments": 0,
+            "created_at": _iso(time.time()),
+            "updated_at": _iso(time.time()),
         }
         self.issues.append(issue)
         return 201, issue
@@ -99,17 +102,23 @@ class FakeGithub:
             "has_issues": not self.issues_disabled,
         }
 
-    def issues_event(self, action: str, number: int) -> dict[str, Any]:
-        """The `issues` delivery GitHub sends when an issue is closed or reopened."""
+    def issues_event(self, action: str, number: int, *, at: float | None = None) -> dict[str, Any]:
+        """The `issues` delivery GitHub sends when an issue is closed or reopened (at `at`, or now)."""
         issue = dict(self.issues[number - 1])
         issue["state"] = "closed" if action == "closed" else "open"
         issue["state_reason"] = "completed" if action == "closed" else "reopened"
+        issue["updated_at"] = _iso(time.time() if at is None else at)
         return {
             "action": action,
             "issue": issue,
             "repository": self.repository_object(),
             "sender": {"login": "octocat", "type": "User"},
         }
+
+
+def _iso(moment: float) -> str:
+    """GitHub's timestamps: ISO 8601 in UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
 def _error(status: int, message: str) -> tuple[int, Any]:

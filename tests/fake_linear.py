@@ -88,9 +88,14 @@ class FakeLinear:
             "errors": [{"message": "Cannot query field", "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"}}]
         }
 
-    def issue_event(self, number: int, state_type: str, *, at: float | None = None) -> dict[str, Any]:
-        """The `Issue` update delivery Linear sends when an issue moves to a state of this type."""
+    def issue_event(
+        self, number: int, state_type: str, *, at: float | None = None, changed_at: float | None = None
+    ) -> dict[str, Any]:
+        """The `Issue` update delivery Linear sends (at `at`, or now) when an issue moves to a state of this
+        type (at `changed_at`, or when it is sent)."""
         issue = self.issues[number - 1]
+        sent = time.time() if at is None else at
+        changed = sent if changed_at is None else changed_at
         return {
             "action": "update",
             "type": "Issue",
@@ -102,6 +107,7 @@ class FakeLinear:
                 "identifier": issue["identifier"],
                 "title": issue["title"],
                 "teamId": self.team_id,
+                "updatedAt": _iso(changed),
                 "state": {
                     "id": str(uuid.uuid4()),
                     "name": STATE_NAMES.get(state_type, state_type),
@@ -109,9 +115,14 @@ class FakeLinear:
                 },
             },
             "updatedFrom": {"stateId": str(uuid.uuid4()), "updatedAt": "2026-11-27T11:00:00.000Z"},
-            "webhookTimestamp": int((time.time() if at is None else at) * 1000),
+            "webhookTimestamp": int(sent * 1000),
             "webhookId": "0f7a4c1e-2222-4e4e-9f9f-000000000002",
         }
+
+
+def _iso(moment: float) -> str:
+    """Linear's timestamps: ISO 8601 in UTC, to the millisecond."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment * 1000) % 1000:03d}Z"
 
 
 def _not_found(entity: str) -> dict[str, Any]:

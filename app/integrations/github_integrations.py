@@ -2,13 +2,15 @@
 signed webhook deliveries that close and reopen those items.
 
 The token is checked against GitHub when it is saved, and kept encrypted with the webhook's secret. A
-delivery is trusted only once its signature verifies with that secret; each delivery id is acted on
-once, and an issue Hearken did not file changes nothing.
+delivery is trusted only once its signature verifies with that secret; it is acted on once (by its id and
+by its body), a change older than the last one taken changes nothing, and an issue Hearken did not file
+changes nothing.
 """
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
@@ -18,7 +20,7 @@ from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackStatus, GithubIntegration, Project
 from app.db.secret_box import SecretBox
 from app.errors import Conflict, InvalidRequest, NotFound, Unauthorized, UpstreamError
-from app.integrations.claims import claim
+from app.integrations.deliveries import first_delivery
 from app.integrations.github_api import GithubError, check_repository, create_issue
 from app.integrations.github_signature import verify_github_signature
 from app.integrations.integration_rows import IntegrationRows
@@ -32,8 +34,6 @@ RECEIVER_PATH = "/api/v1/integrations/github/{integration_id}"
 TRACKER = "github"
 ACTOR = "GitHub"
 """Who the feedback history names when a GitHub issue closes or reopens an item."""
-DELIVERIES = "GitHub delivery"
-"""The claims' source for delivery ids: a repeated delivery is acknowledged and changes nothing."""
 STATUS_AFTER = {"closed": FeedbackStatus.RESOLVED, "reopened": FeedbackStatus.ACTIVE}
 STATE_AFTER = {"closed": "closed", "reopened": "open"}
 
@@ -117,6 +117,7 @@ class _Repository(msgspec.Struct):
 
 class _Issue(msgspec.Struct):
     number: int
+    updated_at: datetime
 
 
 class _IssuesEvent(msgspec.Struct):
@@ -143,7 +144,7 @@ async def receive_github_event(
     verify_github_signature(body, signature, secret)
     if event != "issues":
         return False  # ping and every other event: acknowledged
-    if delivery and not await claim(session, integration.project_id, DELIVERIES, delivery[:255]):
+    if not await first_delivery(session, integration.project_id, ACTOR, delivery, body):
         return False
     try:
         payload = msgspec.json.decode(body, type=_IssuesEvent)
@@ -156,9 +157,8 @@ async def receive_github_event(
     scope = operator_scope(project.org_id, ACTOR)
     key = f"{payload.repository.full_name}#{payload.issue.number}"
     issue = await LinkedIssues(session, scope, project).find(TRACKER, key)
-    if issue is None:
+    if issue is None or not LinkedIssues.follow(issue, STATE_AFTER[payload.action], payload.issue.updated_at):
         return False
-    issue.state = STATE_AFTER[payload.action]
     items = FeedbackItems(session, scope, project)
     item = await items.get(issue.feedback_id)
     if item.status == status:

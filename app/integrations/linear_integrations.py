@@ -2,14 +2,16 @@
 signed webhook deliveries that resolve and reopen those items.
 
 The key is checked against Linear when it is saved, and kept encrypted with the webhook's secret. A
-delivery is trusted only once its signature verifies and its timestamp is fresh; each delivery id is acted
-on once, and an issue Hearken did not file changes nothing. An issue moved to a state of type `completed`
-or `canceled` resolves the item; back to `started`, `unstarted`, `triage` or `backlog` makes it Active.
+delivery is trusted only once its signature verifies and its timestamp is fresh; it is acted on once (by
+its id and by its body), a change older than the last one taken changes nothing, and an issue Hearken did
+not file changes nothing. An issue moved to a state of type `completed` or `canceled` resolves
+the item; back to `started`, `unstarted`, `triage` or `backlog` makes it Active.
 """
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from uuid import UUID
 
 import msgspec
@@ -19,7 +21,7 @@ from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackStatus, LinearIntegration, Project
 from app.db.secret_box import SecretBox
 from app.errors import Conflict, InvalidRequest, NotFound, Unauthorized, UpstreamError
-from app.integrations.claims import claim
+from app.integrations.deliveries import first_delivery
 from app.integrations.integration_rows import IntegrationRows
 from app.integrations.issue_text import issue_text
 from app.integrations.linear_api import LinearError, check_team, create_issue
@@ -33,7 +35,6 @@ RECEIVER_PATH = "/api/v1/integrations/linear/{integration_id}"
 TRACKER = "linear"
 ACTOR = "Linear"
 """Who the feedback history names when a Linear issue resolves or reopens an item."""
-DELIVERIES = "Linear delivery"
 CLOSED_STATES = {"completed", "canceled"}
 OPEN_STATES = {"started", "unstarted", "triage", "backlog"}
 
@@ -111,6 +112,7 @@ class _State(msgspec.Struct):
 
 class _Issue(msgspec.Struct):
     identifier: str
+    updatedAt: datetime
     state: _State | None = None
 
 
@@ -135,7 +137,7 @@ async def receive_linear_event(
     if secret is None:
         raise Unauthorized("the webhook secret can no longer be read here; save the integration again")
     verify_linear_signature(body, signature, secret)
-    if delivery and not await claim(session, integration.project_id, DELIVERIES, delivery[:255]):
+    if not await first_delivery(session, integration.project_id, ACTOR, delivery, body):
         return False
     try:
         event = msgspec.json.decode(body, type=_IssueEvent)
@@ -155,7 +157,8 @@ async def receive_linear_event(
     issue = await LinkedIssues(session, scope, project).find(TRACKER, event.data.identifier)
     if issue is None or issue.state == state:
         return False
-    issue.state = state
+    if not LinkedIssues.follow(issue, state, event.data.updatedAt):
+        return False
     items = FeedbackItems(session, scope, project)
     item = await items.get(issue.feedback_id)
     if item.status == status:

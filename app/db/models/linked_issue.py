@@ -3,9 +3,11 @@ webhooks find the item by it."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from uuid import UUID
 
 from advanced_alchemy.base import UUIDv7AuditBase
+from advanced_alchemy.types import DateTimeUTC
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -23,3 +25,6 @@ class LinkedIssue(UUIDv7AuditBase):
     url: Mapped[str] = mapped_column(String(2000))
     state: Mapped[str] = mapped_column(String(16), default="open")
     """"open" or "closed", as the tracker's webhooks last said."""
+    changed_at: Mapped[datetime | None] = mapped_column(DateTimeUTC(timezone=True), default=None)
+    """When the tracker says the change its webhooks last applied was made: a delivery of an older change
+    (late, or replayed under a new delivery id) changes nothing."""

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import uuid4
@@ -342,3 +343,43 @@ async def test_the_console_sets_github_up_files_an_issue_and_shows_it(
     )
     assert closed.json()["changed"] is True
     assert 'id="detail-status">Resolved<' in (await console.get(item_page)).text
+
+
+async def test_a_replayed_or_older_delivery_changes_nothing(
+    client: AsyncTestClient, tenant: Tenant, fake: FakeGithub
+) -> None:
+    """Review finding 12: the signature covers only the body, so a captured delivery sent again under a
+    new delivery id, or a change older than the one last applied, must not move the item again."""
+    item = await new_item(client, tenant)
+    saved = await enable(client, tenant)
+    await file_issue(client, tenant, item)
+    secret, receiver = saved["webhook_secret"], saved["webhook_url"]
+    start = time.time()
+    closed = fake.issues_event("closed", 1, at=start)
+    assert (await deliver(client, receiver, closed, secret)).json()["changed"] is True
+    reopened = fake.issues_event("reopened", 1, at=start + 60)
+    assert (await deliver(client, receiver, reopened, secret)).json()["changed"] is True
+    replayed = await deliver(client, receiver, closed, secret, delivery=str(uuid4()))
+    assert replayed.status_code == 200 and replayed.json()["changed"] is False
+    late = fake.issues_event("closed", 1, at=start + 30)  # closed again before the reopening, sent late
+    assert (await deliver(client, receiver, late, secret)).json()["changed"] is False
+    now = await item_now(client, tenant, item)
+    assert now["status"] == "Active" and now["linked_issues"][0]["state"] == "open"
+
+
+async def test_mentions_in_visitor_text_notify_nobody(
+    client: AsyncTestClient, tenant: Tenant, fake: FakeGithub
+) -> None:
+    """Review finding 13: visitor text went raw into the issue, so an `@org/team` in feedback notified
+    GitHub users; now no mention nor cross-repository reference survives, and the words read the same."""
+    message = "@acme/core-team export broke\ncc @octocat, like other/repo#7 (and our #3); mail me a@b.io"
+    item = await new_item(client, tenant, message=message)
+    await enable(client, tenant)
+    assert (await file_issue(client, tenant, item)).status_code == 201
+    sent = json.loads(fake.requests[-1]["body"])
+    for text in (sent["title"], sent["body"]):
+        assert not re.search(r"(^|[^\w`])@[A-Za-z0-9]", text), text
+        assert not re.search(r"/repo#\d", text), text
+    visible = sent["body"].replace("\u2060", "")
+    assert "> @acme/core-team export broke" in visible and "other/repo#7 (and our #3)" in visible
+    assert sent["title"].replace("\u2060", "") == "[Bug] @acme/core-team export broke"

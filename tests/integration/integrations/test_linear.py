@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -233,3 +234,45 @@ async def test_the_console_sets_linear_up_and_files_an_issue(
     assert "Create Linear issue" in (await console.get(item_page)).text
     filed = await console.post(f"{item_page}/issues/linear")
     assert filed.status_code == 200 and "ENG-1" in filed.text and "Create Linear issue" not in filed.text
+
+
+async def test_a_replayed_or_older_delivery_changes_nothing(
+    client: AsyncTestClient, tenant: Tenant, fake: FakeLinear
+) -> None:
+    """Review finding 12: the signature covers only the body, so a captured delivery sent again under a
+    new delivery id (within the minute its timestamp allows), or a change older than the one last
+    applied, must not move the item again."""
+    item = await new_item(client, tenant)
+    saved = await enable(client, tenant)
+    await file_issue(client, tenant, item)
+    secret, receiver = saved["webhook_secret"], saved["webhook_url"]
+    start = time.time()
+    done = fake.issue_event(1, "completed", changed_at=start - 30)
+    assert (await deliver(client, receiver, done, secret)).json()["changed"] is True
+    started = fake.issue_event(1, "started", changed_at=start - 10)
+    assert (await deliver(client, receiver, started, secret)).json()["changed"] is True
+    replayed = await deliver(client, receiver, done, secret, delivery=str(uuid4()))
+    assert replayed.status_code == 200 and replayed.json()["changed"] is False
+    late = fake.issue_event(1, "canceled", changed_at=start - 20)  # canceled before it started, sent late
+    assert (await deliver(client, receiver, late, secret)).json()["changed"] is False
+    now = await item_now(client, tenant, item)
+    assert now["status"] == "Active" and now["linked_issues"][0]["state"] == "open"
+
+
+async def test_mentions_in_visitor_text_notify_nobody(
+    client: AsyncTestClient, tenant: Tenant, fake: FakeLinear
+) -> None:
+    """Review finding 13: visitor text went raw into the issue, so an `@name` in feedback became a Linear
+    user mention; now no mention survives in the title or the description, and the words read the same."""
+    response = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/feedback",
+        json={"message": "@jane search is slow\nPlease ask @acme/search", "type": "Bug"},
+        headers=tenant.headers,
+    )
+    await enable(client, tenant)
+    assert (await file_issue(client, tenant, response.json())).status_code == 201
+    fields = json.loads(fake.requests[-1]["body"])["variables"]["input"]
+    for text in (fields["title"], fields["description"]):
+        assert not re.search(r"(^|[^\w`])@[A-Za-z0-9]", text), text
+    assert "> Please ask @acme/search" in fields["description"].replace("\u2060", "")
+    assert fields["title"].replace("\u2060", "") == "[Bug] @jane search is slow"
