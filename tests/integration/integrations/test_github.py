@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import FeedbackItem, GithubIntegration, User
+from app.db.models import FeedbackItem, TrackerIntegration, User
 from app.db.transactions import unit_of_work
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
@@ -133,8 +133,8 @@ async def test_saving_checks_the_token_and_shows_the_secret_only_then(
     again = await enable(client, tenant)
     assert (again["webhook_url"], again["webhook_secret"]) == (saved["webhook_url"], saved["webhook_secret"])
     async with unit_of_work(session_maker) as session:
-        row = await session.scalar(select(GithubIntegration))
-    assert row is not None and "SECRET" not in row.sealed_token
+        row = await session.scalar(select(TrackerIntegration))
+    assert row is not None and "SECRET" not in row.sealed_credential
     assert saved["webhook_secret"] not in row.sealed_webhook_secret
     audit = await client.get("/api/v1/audit-log", headers=tenant.headers)
     assert audit.status_code == 200, audit.text

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import LinearIntegration, User
+from app.db.models import TrackerIntegration, User
 from app.db.transactions import unit_of_work
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
@@ -130,8 +130,8 @@ async def test_saving_checks_the_key_and_shows_the_secret_only_then(
     assert got.json() == {k: v for k, v in saved.items() if k != "webhook_secret"}
     assert API_KEY not in got.text
     async with unit_of_work(session_maker) as session:
-        row = await session.scalar(select(LinearIntegration))
-    assert row is not None and "SECRET" not in row.sealed_api_key
+        row = await session.scalar(select(TrackerIntegration))
+    assert row is not None and "SECRET" not in row.sealed_credential
     for body, field in (
         ({"team_id": TEAM_ID, "api_key": "lin_api_wrong"}, "api_key"),
         ({"team_id": "11111111-2222-3333-4444-555555555555", "api_key": API_KEY}, "team_id"),
