@@ -31,6 +31,7 @@ class FakeLinear:
     team_key: str = "ENG"
     requests: list[dict[str, Any]] = field(default_factory=list)
     issues: list[dict[str, Any]] = field(default_factory=list)
+    refuse_issues: bool = False
     url: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -62,6 +63,16 @@ class FakeLinear:
             fields = variables.get("input", {})
             if fields.get("teamId") != self.team_id:
                 return 200, _not_found("Team")
+            if self.refuse_issues:
+                return 200, {
+                    "data": None,
+                    "errors": [
+                        {
+                            "message": "Team is archived",
+                            "extensions": {"type": "invalid input", "code": "INPUT_ERROR"},
+                        }
+                    ],
+                }
             number = len(self.issues) + 1
             identifier = f"{self.team_key}-{number}"
             issue = {
