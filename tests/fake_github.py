@@ -21,8 +21,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.json_fakes import serve_json
 
 DOCS = "https://docs.github.com/rest"
 API_VERSIONS = {"2022-11-28"}
@@ -128,35 +129,6 @@ def _error(status: int, message: str) -> tuple[int, Any]:
 @contextmanager
 def running(fake: FakeGithub, tls: ssl.SSLContext | None = None) -> Iterator[FakeGithub]:
     """Serve `fake` on a free port, over HTTPS when a server `tls` context is given."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            status, answer = fake.answer(self.command, self.path, headers, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = _serve
-        do_POST = _serve
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    if tls is not None:
-        server.socket = tls.wrap_socket(server.socket, server_side=True)
-    fake.url = f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_json(fake.answer, tls) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -21,8 +21,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.json_fakes import serve_json
 
 CATEGORIES = {"new": "To Do", "indeterminate": "In Progress", "done": "Done"}
 ISSUE_TYPES = {"Task", "Bug", "Story", "Epic"}
@@ -136,33 +137,6 @@ def _errors(status: int, messages: list[str]) -> tuple[int, Any]:
 @contextmanager
 def running(fake: FakeJira) -> Iterator[FakeJira]:
     """Serve `fake` on a free port."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            status, answer = fake.answer(self.command, self.path, headers, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json;charset=UTF-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = _serve
-        do_POST = _serve
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_json(fake.answer) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

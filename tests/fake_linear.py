@@ -18,8 +18,9 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.json_fakes import serve_json
 
 STATE_NAMES = {"completed": "Done", "canceled": "Canceled", "started": "In Progress", "unstarted": "Todo"}
 
@@ -154,29 +155,7 @@ def _not_found(entity: str) -> dict[str, Any]:
 
 @contextmanager
 def running(fake: FakeLinear) -> Iterator[FakeLinear]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            status, answer = fake.answer(self.path, headers, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    """Serve `fake` on a free port."""
+    with serve_json(lambda _method, path, headers, body: fake.answer(path, headers, body)) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
