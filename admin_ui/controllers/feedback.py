@@ -246,6 +246,7 @@ class FeedbackController(Controller):
         linked = (
             await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
         ).get(item.id, [])
+        set_up = await trackers_of(request, feedback_items).all()
         return render(
             request,
             "feedback_item.html",
@@ -265,9 +266,9 @@ class FeedbackController(Controller):
             attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
             linked_issues=linked,
             can_file=[
-                TRACKERS[name]
-                for name in await trackers_of(request, feedback_items).all()
-                if not any(issue.tracker == name for issue in linked)
+                tracker
+                for name, tracker in TRACKERS.items()
+                if name in set_up and not any(issue.tracker == name for issue in linked)
             ],
             **extra,
         )
