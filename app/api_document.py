@@ -200,6 +200,8 @@ def _chosen_body(structs: tuple[type[msgspec.Struct], ...], schemas: dict[str, A
     refs, components = msgspec.json.schema_components(structs, ref_template="#/components/schemas/{name}")
     for name, schema in components.items():
         schemas.setdefault(name, schema)
+        if name in REQUEST_EXAMPLES:  # each choice shows its own; the body's example is the first's
+            schemas[name]["examples"] = [deepcopy(REQUEST_EXAMPLES[name])]
     first = structs[0].__name__
     return {
         "required": True,
