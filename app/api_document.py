@@ -7,7 +7,8 @@ Rules applied to the generated document (each one is enforced by the server for 
 - a parameter is absent or has a value, never null;
 - every route can answer 503, and one that reads a body 413 and 415, each with the error body;
 - request bodies refuse unknown fields (their structs forbid them); bodies and parameters refuse NUL;
-- schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`);
+- schemas the generator cannot derive from one struct are given explicitly (`EXPLICIT_SCHEMAS`), and a
+  body whose struct the path chooses is one of them (`CHOSEN_BODIES`: an issue tracker's settings);
 - each request body carries its example (`REQUEST_EXAMPLES`);
 - an export answers a CSV or NDJSON file (`EXPORT_ANSWER`);
 - links from what creates a row to what reads, changes and deletes it, and from an archiving DELETE to
@@ -29,6 +30,7 @@ from litestar.types import Method
 
 from app.exports.attachments import IMAGE_EXTENSIONS
 from app.exports.response import MEDIA_TYPES
+from app.integrations.trackers import TRACKERS
 from app.schemas.examples import REQUEST_EXAMPLES
 from app.schemas.feedback_requests import PublicFeedbackBody
 from app.schemas.privacy import ERASURE_BODY_RULE
@@ -70,6 +72,10 @@ FORM_BODIES: dict[str, tuple[type[msgspec.Struct], str, int]] = {
 """Operations whose body is a JSON object, or `multipart/form-data` with the same fields (each as text:
 objects as JSON) and up to a number of image files in parts of one name. Their handlers read both
 encodings themselves, so the body is written here, from the struct both are checked by."""
+CHOSEN_BODIES: dict[str, tuple[type[msgspec.Struct], ...]] = {
+    "enableTracker": tuple(tracker.body for tracker in TRACKERS.values())
+}
+"""Operations whose handler decodes the body with the struct a path parameter chooses: one of them."""
 EXPLICIT_SCHEMAS: dict[str, dict[str, Any]] = {"RatingObject": RATING_OBJECT_SCHEMA}
 """Component schemas whose rules span fields (the rating value's type depends on `type`)."""
 SCHEMA_RULES: dict[str, dict[str, Any]] = {
@@ -129,6 +135,8 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             operation.setdefault("security", [])
             if operation["operationId"] in FORM_BODIES:
                 operation["requestBody"] = _form_body(*FORM_BODIES[operation["operationId"]], schemas)
+            if operation["operationId"] in CHOSEN_BODIES:
+                operation["requestBody"] = _chosen_body(CHOSEN_BODIES[operation["operationId"]], schemas)
             if operation["operationId"] in BINARY_ANSWERS:
                 operation["responses"]["200"].update(deepcopy(BINARY_ANSWERS[operation["operationId"]]))
             _every_error_answer(operation)
@@ -184,6 +192,24 @@ def _form_body(
                 "example": example,
                 "encoding": {files: {"contentType": ", ".join(IMAGE_TYPES)}},
             },
+        },
+    }
+
+
+def _chosen_body(structs: tuple[type[msgspec.Struct], ...], schemas: dict[str, Any]) -> dict[str, Any]:
+    refs, components = msgspec.json.schema_components(structs, ref_template="#/components/schemas/{name}")
+    for name, schema in components.items():
+        schemas.setdefault(name, schema)
+        if name in REQUEST_EXAMPLES:  # each choice shows its own; the body's example is the first's
+            schemas[name]["examples"] = [deepcopy(REQUEST_EXAMPLES[name])]
+    first = structs[0].__name__
+    return {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {"oneOf": list(refs)},
+                "example": deepcopy(REQUEST_EXAMPLES.get(first, {})),
+            }
         },
     }
 

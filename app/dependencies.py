@@ -12,10 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
-from app.integrations.github_integrations import GithubIntegrations
-from app.integrations.linear_integrations import LinearIntegrations
 from app.integrations.mintlify_integrations import MintlifyIntegrations
 from app.integrations.stripe_integrations import StripeIntegrations
+from app.integrations.tracker_integrations import TrackerIntegrations
 from app.services.attachments import FeedbackAttachments
 from app.services.audit_log import AuditLog
 from app.services.contact_messages import ContactMessages
@@ -115,18 +114,11 @@ async def provide_mintlify(
     return MintlifyIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
 
 
-async def provide_github(
+async def provide_trackers(
     request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> GithubIntegrations:
+) -> TrackerIntegrations:
     settings = request_settings(request)
-    return GithubIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
-
-
-async def provide_linear(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> LinearIntegrations:
-    settings = request_settings(request)
-    return LinearIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
+    return TrackerIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
 
 
 async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:

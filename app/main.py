@@ -27,9 +27,8 @@ from app.operations.json_logs import configure_logging
 from app.periodic import periodic_jobs
 from app.probes import operations_router
 from app.public import public_router
-from app.public.github_receiver import github_receiver_router
-from app.public.linear_receiver import linear_receiver_router
 from app.public.stripe_receiver import stripe_receiver_router
+from app.public.tracker_receiver import tracker_receiver_router
 from app.request_checks import allow_every_method, check_request_body
 from app.serving import serving
 from app.state import build_state, serving_state
@@ -49,8 +48,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             api_router,
             public_router,
             stripe_receiver_router,
-            github_receiver_router,
-            linear_receiver_router,
+            tracker_receiver_router,
             *console_routes(settings),
             *mcp_routes(settings, state.session_maker),
             widgets_router(),

@@ -17,11 +17,13 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.json_fakes import serve_json
 
 DOCS = "https://docs.github.com/rest"
 API_VERSIONS = {"2022-11-28"}
@@ -83,6 +85,8 @@ class FakeGithub:
             "body": fields.get("body"),
             "labels": [],
             "comments": 0,
+            "created_at": _iso(time.time()),
+            "updated_at": _iso(time.time()),
         }
         self.issues.append(issue)
         return 201, issue
@@ -99,17 +103,23 @@ class FakeGithub:
             "has_issues": not self.issues_disabled,
         }
 
-    def issues_event(self, action: str, number: int) -> dict[str, Any]:
-        """The `issues` delivery GitHub sends when an issue is closed or reopened."""
+    def issues_event(self, action: str, number: int, *, at: float | None = None) -> dict[str, Any]:
+        """The `issues` delivery GitHub sends when an issue is closed or reopened (at `at`, or now)."""
         issue = dict(self.issues[number - 1])
         issue["state"] = "closed" if action == "closed" else "open"
         issue["state_reason"] = "completed" if action == "closed" else "reopened"
+        issue["updated_at"] = _iso(time.time() if at is None else at)
         return {
             "action": action,
             "issue": issue,
             "repository": self.repository_object(),
             "sender": {"login": "octocat", "type": "User"},
         }
+
+
+def _iso(moment: float) -> str:
+    """GitHub's timestamps: ISO 8601 in UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
 def _error(status: int, message: str) -> tuple[int, Any]:
@@ -119,35 +129,6 @@ def _error(status: int, message: str) -> tuple[int, Any]:
 @contextmanager
 def running(fake: FakeGithub, tls: ssl.SSLContext | None = None) -> Iterator[FakeGithub]:
     """Serve `fake` on a free port, over HTTPS when a server `tls` context is given."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            status, answer = fake.answer(self.command, self.path, headers, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = _serve
-        do_POST = _serve
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    if tls is not None:
-        server.socket = tls.wrap_socket(server.socket, server_side=True)
-    fake.url = f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serve_json(fake.answer, tls) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -18,8 +18,9 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.json_fakes import serve_json
 
 STATE_NAMES = {"completed": "Done", "canceled": "Canceled", "started": "In Progress", "unstarted": "Todo"}
 
@@ -31,6 +32,7 @@ class FakeLinear:
     team_key: str = "ENG"
     requests: list[dict[str, Any]] = field(default_factory=list)
     issues: list[dict[str, Any]] = field(default_factory=list)
+    refuse_issues: bool = False
     url: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -62,6 +64,16 @@ class FakeLinear:
             fields = variables.get("input", {})
             if fields.get("teamId") != self.team_id:
                 return 200, _not_found("Team")
+            if self.refuse_issues:
+                return 200, {
+                    "data": None,
+                    "errors": [
+                        {
+                            "message": "Team is archived",
+                            "extensions": {"type": "invalid input", "code": "INPUT_ERROR"},
+                        }
+                    ],
+                }
             number = len(self.issues) + 1
             identifier = f"{self.team_key}-{number}"
             issue = {
@@ -88,9 +100,14 @@ class FakeLinear:
             "errors": [{"message": "Cannot query field", "extensions": {"code": "GRAPHQL_VALIDATION_FAILED"}}]
         }
 
-    def issue_event(self, number: int, state_type: str, *, at: float | None = None) -> dict[str, Any]:
-        """The `Issue` update delivery Linear sends when an issue moves to a state of this type."""
+    def issue_event(
+        self, number: int, state_type: str, *, at: float | None = None, changed_at: float | None = None
+    ) -> dict[str, Any]:
+        """The `Issue` update delivery Linear sends (at `at`, or now) when an issue moves to a state of this
+        type (at `changed_at`, or when it is sent)."""
         issue = self.issues[number - 1]
+        sent = time.time() if at is None else at
+        changed = sent if changed_at is None else changed_at
         return {
             "action": "update",
             "type": "Issue",
@@ -102,6 +119,7 @@ class FakeLinear:
                 "identifier": issue["identifier"],
                 "title": issue["title"],
                 "teamId": self.team_id,
+                "updatedAt": _iso(changed),
                 "state": {
                     "id": str(uuid.uuid4()),
                     "name": STATE_NAMES.get(state_type, state_type),
@@ -109,9 +127,14 @@ class FakeLinear:
                 },
             },
             "updatedFrom": {"stateId": str(uuid.uuid4()), "updatedAt": "2026-11-27T11:00:00.000Z"},
-            "webhookTimestamp": int((time.time() if at is None else at) * 1000),
+            "webhookTimestamp": int(sent * 1000),
             "webhookId": "0f7a4c1e-2222-4e4e-9f9f-000000000002",
         }
+
+
+def _iso(moment: float) -> str:
+    """Linear's timestamps: ISO 8601 in UTC, to the millisecond."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(moment)) + f".{int(moment * 1000) % 1000:03d}Z"
 
 
 def _not_found(entity: str) -> dict[str, Any]:
@@ -132,29 +155,7 @@ def _not_found(entity: str) -> dict[str, Any]:
 
 @contextmanager
 def running(fake: FakeLinear) -> Iterator[FakeLinear]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            headers = {name.lower(): value for name, value in self.headers.items()}
-            status, answer = fake.answer(self.path, headers, body)
-            data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *_: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    """Serve `fake` on a free port."""
+    with serve_json(lambda _method, path, headers, body: fake.answer(path, headers, body)) as url:
+        fake.url = url
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -22,12 +22,10 @@ from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, Feedback
 from app.db.read_routing import REPLICA_READS
 from app.db.secret_box import secret_box
 from app.dependencies import provide_feedback_items, provide_insights, provide_members
-from app.errors import ApiError, InvalidRequest, NotFound, Unavailable, msgspec_violation
+from app.errors import ApiError, InvalidRequest, Unavailable, msgspec_violation
 from app.exports.attachments import attachment_response
-from app.integrations.github_integrations import TRACKER as GITHUB
-from app.integrations.github_integrations import GithubIntegrations
-from app.integrations.linear_integrations import TRACKER as LINEAR
-from app.integrations.linear_integrations import LinearIntegrations
+from app.integrations.tracker_integrations import TrackerIntegrations
+from app.integrations.trackers import TRACKERS, tracker_named
 from app.notifications.reporter_confirmation import confirmed_addresses
 from app.schemas.feedback_requests import FeedbackCreateBody, FeedbackPatchBody
 from app.schemas.pagination import Pagination
@@ -249,6 +247,7 @@ class FeedbackController(Controller):
         linked = (
             await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
         ).get(item.id, [])
+        set_up = await trackers_of(request, feedback_items).all()
         return render(
             request,
             "feedback_item.html",
@@ -268,14 +267,11 @@ class FeedbackController(Controller):
             attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
             linked_issues=linked,
             notify_confirmed=await _notify_confirmed(feedback_items, item),
-            can_file_github=(
-                await github_of(request, feedback_items).find() is not None
-                and not any(issue.tracker == GITHUB for issue in linked)
-            ),
-            can_file_linear=(
-                await linear_of(request, feedback_items).find() is not None
-                and not any(issue.tracker == LINEAR for issue in linked)
-            ),
+            can_file=[
+                tracker
+                for name, tracker in TRACKERS.items()
+                if name in set_up and not any(issue.tracker == name for issue in linked)
+            ],
             **extra,
         )
 
@@ -363,16 +359,12 @@ class FeedbackController(Controller):
         feedback_id: UUID,
         tracker: str,
     ) -> Any:
-        """ "Create GitHub issue" / "Create Linear issue": files the item in the project's tracker and shows
-        the link; the tracker's refusal is shown in words."""
+        """ "Create GitHub issue" (Linear, Jira): files the item in the project's tracker and shows the
+        link; the tracker's refusal is shown in words."""
         item = await feedback_items.get(feedback_id)
-        if tracker not in (GITHUB, LINEAR):
-            raise NotFound("no such issue tracker")
-        trackers = (
-            github_of(request, feedback_items) if tracker == GITHUB else linear_of(request, feedback_items)
-        )
+        chosen = tracker_named(tracker)
         try:
-            await trackers.file_issue(item)
+            await trackers_of(request, feedback_items).file_issue(chosen, item)
         except ApiError as exc:
             return await self._detail(
                 request,
@@ -391,7 +383,7 @@ class FeedbackController(Controller):
             item,
             insights=insights,
             members=members,
-            issue_filed="The GitHub issue is filed." if tracker == GITHUB else "The Linear issue is filed.",
+            issue_filed=f"The {chosen.label} issue is filed.",
         )
 
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)
@@ -468,22 +460,10 @@ class FeedbackController(Controller):
         return go_to(request, feedback_url(project))
 
 
-def github_of(request: HTMXRequest, feedback_items: FeedbackItems) -> GithubIntegrations:
-    """The project's GitHub integration, in the same session and scope."""
+def trackers_of(request: HTMXRequest, feedback_items: FeedbackItems) -> TrackerIntegrations:
+    """The project's issue trackers, in the same session and scope."""
     settings: Settings = request.app.state.settings
-    return GithubIntegrations(
-        feedback_items.session,
-        feedback_items.scope,
-        feedback_items.project,
-        secret_box(settings.secret_key),
-        settings,
-    )
-
-
-def linear_of(request: HTMXRequest, feedback_items: FeedbackItems) -> LinearIntegrations:
-    """The project's Linear integration, in the same session and scope."""
-    settings: Settings = request.app.state.settings
-    return LinearIntegrations(
+    return TrackerIntegrations(
         feedback_items.session,
         feedback_items.scope,
         feedback_items.project,

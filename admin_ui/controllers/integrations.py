@@ -1,6 +1,7 @@
 """Integrations: a project's Stripe webhook (the URL to paste into Stripe), its Mintlify import
-("Sync now", the last sync and its error in words) and its GitHub repository and Linear team for issues (the
-webhook URL, and its secret once, when saved). Credentials are written here and never shown again.
+("Sync now", the last sync and its error in words) and its issue trackers, one section for each of GitHub,
+Linear and Jira (the webhook URL, and its secret once, when saved). Credentials are written here and
+never shown again.
 
 The same services and body rules as the REST API, so the console cannot store what the API would refuse.
 """
@@ -20,39 +21,20 @@ from admin_ui.forms import Form
 from admin_ui.rendering import render
 from app.config import Settings
 from app.db.models import Project
-from app.db.secret_box import secret_box
-from app.dependencies import provide_mintlify, provide_stripe
+from app.dependencies import provide_mintlify, provide_stripe, provide_trackers
 from app.errors import InvalidRequest, UpstreamError, missing_field, msgspec_violation
-from app.integrations.github_integrations import GithubIntegrations
-from app.integrations.github_integrations import webhook_url as github_webhook_url
-from app.integrations.linear_integrations import LinearIntegrations
-from app.integrations.linear_integrations import webhook_url as linear_webhook_url
+from app.integrations import tracker_integrations
 from app.integrations.mintlify_api import MintlifyError
 from app.integrations.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
 from app.integrations.stripe_integrations import StripeIntegrations, webhook_url
-from app.schemas.integrations import (
-    GithubIntegrationBody,
-    LinearIntegrationBody,
-    MintlifyIntegrationBody,
-    StripeIntegrationBody,
-)
+from app.integrations.tracker_integrations import TrackerIntegrations
+from app.integrations.trackers import TRACKERS, tracker_named
+from app.schemas.integrations import MintlifyIntegrationBody, StripeIntegrationBody
 
 
 @dataclass
 class StripeForm:
     signing_secret: str = ""
-
-
-@dataclass
-class GithubForm:
-    repository: str = ""
-    token: str = ""
-
-
-@dataclass
-class LinearForm:
-    team_id: str = ""
-    linear_api_key: str = ""
 
 
 @dataclass
@@ -73,22 +55,6 @@ def body_errors(values: dict[str, str], body: type[msgspec.Struct], labels: dict
     return {}
 
 
-def github_of(request: HTMXRequest, stripe: StripeIntegrations) -> GithubIntegrations:
-    """The project's GitHub integration, in the same session and scope as the page's other integrations."""
-    settings: Settings = request.app.state.settings
-    return GithubIntegrations(
-        stripe.session, stripe.scope, stripe.project, secret_box(settings.secret_key), settings
-    )
-
-
-def linear_of(request: HTMXRequest, stripe: StripeIntegrations) -> LinearIntegrations:
-    """The project's Linear integration, in the same session and scope as the page's other integrations."""
-    settings: Settings = request.app.state.settings
-    return LinearIntegrations(
-        stripe.session, stripe.scope, stripe.project, secret_box(settings.secret_key), settings
-    )
-
-
 def interval_in_words(seconds: int) -> str:
     for unit, size in (("hour", 3600), ("minute", 60)):
         if seconds % size == 0:
@@ -100,7 +66,11 @@ def interval_in_words(seconds: int) -> str:
 class IntegrationsController(Controller):
     path = "/projects/{project_id:str}/integrations"
     include_in_schema = False
-    dependencies = {"stripe": Provide(provide_stripe), "mintlify": Provide(provide_mintlify)}
+    dependencies = {
+        "stripe": Provide(provide_stripe),
+        "mintlify": Provide(provide_mintlify),
+        "trackers": Provide(provide_trackers),
+    }
 
     async def _page(
         self,
@@ -108,14 +78,14 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
         *,
         status_code: int = 200,
         **context: Any,
     ) -> Any:
         settings: Settings = request.app.state.settings
         stripe_integration = await stripe.find()
-        github = await github_of(request, stripe).find()
-        linear = await linear_of(request, stripe).find()
+        saved_trackers = await trackers.all()
         return render(
             request,
             "integrations.html",
@@ -126,10 +96,17 @@ class IntegrationsController(Controller):
             if stripe_integration is None
             else webhook_url(settings.base_url, stripe_integration),
             mintlify_integration=await mintlify.find(),
-            github_integration=github,
-            github_url=None if github is None else github_webhook_url(settings.base_url, github),
-            linear_integration=linear,
-            linear_url=None if linear is None else linear_webhook_url(settings.base_url, linear),
+            trackers=[
+                (
+                    tracker,
+                    saved_trackers.get(name),
+                    None
+                    if name not in saved_trackers
+                    else tracker_integrations.webhook_url(settings.base_url, saved_trackers[name]),
+                )
+                for name, tracker in TRACKERS.items()
+            ],
+            tracker_values=context.pop("tracker_values", {}),
             sync_every=interval_in_words(settings.mintlify_sync_seconds),
             errors=context.pop("errors", {}),
             **context,
@@ -142,8 +119,9 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
     ) -> Any:
-        return await self._page(request, project, stripe, mintlify)
+        return await self._page(request, project, stripe, mintlify, trackers)
 
     @post("/stripe")
     async def save_stripe(
@@ -152,6 +130,7 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
         data: Form[StripeForm],
     ) -> Any:
         secret = data.signing_secret.strip()
@@ -160,9 +139,11 @@ class IntegrationsController(Controller):
         )
         if errors:
             errors["signing_secret"] = "Paste the signing secret from Stripe: it begins with whsec_"
-            return await self._page(request, project, stripe, mintlify, status_code=400, errors=errors)
+            return await self._page(
+                request, project, stripe, mintlify, trackers, status_code=400, errors=errors
+            )
         await stripe.enable(secret)
-        return await self._page(request, project, stripe, mintlify, saved="Stripe is connected.")
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is connected.")
 
     @post("/stripe/remove")
     async def remove_stripe(
@@ -171,9 +152,10 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
     ) -> Any:
         await stripe.remove()
-        return await self._page(request, project, stripe, mintlify, saved="Stripe is removed.")
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is removed.")
 
     @post("/mintlify")
     async def save_mintlify(
@@ -182,6 +164,7 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
         data: Form[MintlifyForm],
     ) -> Any:
         values = {"project_id": data.mintlify_project_id.strip(), "api_key": data.api_key.strip()}
@@ -193,12 +176,13 @@ class IntegrationsController(Controller):
                 project,
                 stripe,
                 mintlify,
+                trackers,
                 status_code=400,
                 errors=errors,
                 mintlify_project_id=data.mintlify_project_id,
             )
         await mintlify.enable(values["project_id"], values["api_key"])
-        return await self._page(request, project, stripe, mintlify, saved="Mintlify is connected.")
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Mintlify is connected.")
 
     @post("/mintlify/sync")
     async def sync_mintlify(
@@ -207,6 +191,7 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
         db_session: AsyncSession,
     ) -> Any:
         integration = await mintlify.get()
@@ -217,10 +202,10 @@ class IntegrationsController(Controller):
             )
         except MintlifyError:
             await db_session.refresh(integration)
-            return await self._page(request, project, stripe, mintlify, sync_failed=True)
+            return await self._page(request, project, stripe, mintlify, trackers, sync_failed=True)
         await db_session.refresh(integration)
         synced = f"Imported {imported} new feedback item{'s' if imported != 1 else ''}."
-        return await self._page(request, project, stripe, mintlify, synced=synced)
+        return await self._page(request, project, stripe, mintlify, trackers, synced=synced)
 
     @post("/mintlify/remove")
     async def remove_mintlify(
@@ -229,91 +214,69 @@ class IntegrationsController(Controller):
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
     ) -> Any:
         await mintlify.remove()
-        return await self._page(request, project, stripe, mintlify, saved="Mintlify is removed.")
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Mintlify is removed.")
 
-    @post("/github")
-    async def save_github(
+    @post("/{tracker:str}")
+    async def save_tracker(
         self,
         request: HTMXRequest,
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
-        data: Form[GithubForm],
+        trackers: TrackerIntegrations,
+        tracker: str,
+        data: Form[dict[str, str]],
     ) -> Any:
-        """Checked with GitHub before it is stored; the webhook's secret is shown on this answer only."""
-        values = {"repository": data.repository.strip(), "token": data.token.strip()}
-        labels = {"repository": "repository", "token": "token"}
-        errors = body_errors(values, GithubIntegrationBody, labels)
+        """Checked with the tracker before it is stored; the webhook's secret is shown on this answer only."""
+        chosen = tracker_named(tracker)
+        labels = {field.name: field.body_field for field in chosen.form}
+        values = {body_field: str(data.get(name, "")).strip() for name, body_field in labels.items()}
+        errors = body_errors(values, chosen.body, labels)
         if not errors:
             try:
-                _, secret = await github_of(request, stripe).enable(values["repository"], values["token"])
+                _, secret = await trackers.enable(chosen, values)
             except InvalidRequest as exc:
-                errors = {exc.field: exc.details.removeprefix(f"{exc.field}: ")}
+                field = next((name for name, key in labels.items() if key == exc.field), chosen.form[-1].name)
+                errors = {field: exc.details.removeprefix(f"{exc.field}: ")}
             except UpstreamError as exc:
-                errors = {"token": exc.details}
+                errors = {chosen.form[-1].name: exc.details}
             else:
                 return await self._page(
-                    request, project, stripe, mintlify, saved="GitHub is connected.", github_secret=secret
+                    request,
+                    project,
+                    stripe,
+                    mintlify,
+                    trackers,
+                    saved=f"{chosen.label} is connected.",
+                    tracker_secret=(chosen.kind.value, secret),
                 )
+        shown = {name: data.get(name, "") for name, key in labels.items() if key != chosen.credential}
         return await self._page(
             request,
             project,
             stripe,
             mintlify,
+            trackers,
             status_code=400,
             errors=errors,
-            github_repository=data.repository,
+            tracker_values={chosen.kind.value: shown},
         )
 
-    @post("/github/remove")
-    async def remove_github(
+    @post("/{tracker:str}/remove")
+    async def remove_tracker(
         self,
         request: HTMXRequest,
         project: Project,
         stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
+        tracker: str,
     ) -> Any:
-        await github_of(request, stripe).remove()
-        return await self._page(request, project, stripe, mintlify, saved="GitHub is removed.")
-
-    @post("/linear")
-    async def save_linear(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        data: Form[LinearForm],
-    ) -> Any:
-        """Checked with Linear before it is stored; the webhook's secret is shown on this answer only."""
-        values = {"team_id": data.team_id.strip(), "api_key": data.linear_api_key.strip()}
-        labels = {"team_id": "team_id", "linear_api_key": "api_key"}
-        errors = body_errors(values, LinearIntegrationBody, labels)
-        if not errors:
-            try:
-                _, secret = await linear_of(request, stripe).enable(values["team_id"], values["api_key"])
-            except InvalidRequest as exc:
-                field = "linear_api_key" if exc.field == "api_key" else exc.field
-                errors = {field: exc.details.removeprefix(f"{exc.field}: ")}
-            except UpstreamError as exc:
-                errors = {"linear_api_key": exc.details}
-            else:
-                return await self._page(
-                    request, project, stripe, mintlify, saved="Linear is connected.", linear_secret=secret
-                )
+        chosen = tracker_named(tracker)
+        await trackers.remove(chosen)
         return await self._page(
-            request, project, stripe, mintlify, status_code=400, errors=errors, linear_team_id=data.team_id
+            request, project, stripe, mintlify, trackers, saved=f"{chosen.label} is removed."
         )
-
-    @post("/linear/remove")
-    async def remove_linear(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-    ) -> Any:
-        await linear_of(request, stripe).remove()
-        return await self._page(request, project, stripe, mintlify, saved="Linear is removed.")

@@ -10,10 +10,9 @@ from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import (
-    GithubIntegrationController,
-    LinearIntegrationController,
     MintlifyIntegrationController,
     StripeIntegrationController,
+    TrackerIntegrationController,
 )
 from app.api.issues import IssueController
 from app.api.members import list_members
@@ -40,8 +39,7 @@ api_router = Router(
         WebhookController,
         StripeIntegrationController,
         MintlifyIntegrationController,
-        GithubIntegrationController,
-        LinearIntegrationController,
+        TrackerIntegrationController,
         IssueController,
         audit_log,
         erase,

@@ -1,4 +1,5 @@
-"""A project's integrations: Stripe cancellation feedback, Mintlify page feedback, GitHub and Linear issues.
+"""A project's integrations: Stripe cancellation feedback, Mintlify page feedback, and issues in GitHub,
+Linear or Jira Cloud (one set of routes for every tracker).
 Credentials are accepted, stored encrypted and never returned (a tracker webhook's secret is shown once,
 in the answer to saving it)."""
 
@@ -9,35 +10,26 @@ from typing import Any
 from litestar import Controller, Request, delete, get, post, put
 from litestar.di import Provide
 
-from app.dependencies import (
-    provide_github,
-    provide_linear,
-    provide_mintlify,
-    provide_stripe,
-    request_settings,
-)
+from app.dependencies import provide_mintlify, provide_stripe, provide_trackers, request_settings
 from app.errors import UpstreamError, error_responses
-from app.integrations.github_integrations import GithubIntegrations
-from app.integrations.github_integrations import webhook_url as github_webhook_url
-from app.integrations.linear_integrations import LinearIntegrations
-from app.integrations.linear_integrations import webhook_url as linear_webhook_url
+from app.integrations import stripe_integrations
 from app.integrations.mintlify_api import MintlifyError
 from app.integrations.mintlify_integrations import (
     SYNC_SECONDS,
     MintlifyIntegrations,
     import_mintlify_feedback,
 )
-from app.integrations.stripe_integrations import StripeIntegrations, webhook_url
+from app.integrations.stripe_integrations import StripeIntegrations
+from app.integrations.tracker_integrations import TrackerIntegrations, webhook_url
+from app.integrations.trackers import TRACKERS
 from app.schemas.integrations import (
-    GithubIntegrationBody,
-    GithubIntegrationOut,
-    LinearIntegrationBody,
-    LinearIntegrationOut,
     MintlifyIntegrationBody,
     MintlifyIntegrationOut,
     MintlifySyncOut,
     StripeIntegrationBody,
     StripeIntegrationOut,
+    TrackerIntegrationOut,
+    TrackerName,
 )
 
 
@@ -57,7 +49,7 @@ class StripeIntegrationController(Controller):
         """Stores the secret encrypted; enabling again keeps the webhook URL to give Stripe."""
         integration = await stripe.enable(data.signing_secret)
         return StripeIntegrationOut.of(
-            integration, webhook_url(request_settings(request).base_url, integration)
+            integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
         )
 
     @get(
@@ -71,7 +63,7 @@ class StripeIntegrationController(Controller):
         """Not found while the project has no Stripe integration."""
         integration = await stripe.get()
         return StripeIntegrationOut.of(
-            integration, webhook_url(request_settings(request).base_url, integration)
+            integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
         )
 
     @delete(
@@ -139,87 +131,51 @@ class MintlifyIntegrationController(Controller):
         return MintlifySyncOut(imported=imported)
 
 
-class GithubIntegrationController(Controller):
-    path = "/projects/{project_id:str}/integrations/github"
+class TrackerIntegrationController(Controller):
+    path = "/projects/{project_id:str}/integrations/{tracker:str}"
     tags = ["Integrations"]
-    dependencies = {"github": Provide(provide_github)}
+    dependencies = {"trackers": Provide(provide_trackers)}
 
     @put(
         "/",
-        summary="File feedback as GitHub issues: a repository and a token, checked with GitHub on save",
+        summary="File feedback as issues in GitHub, Linear or Jira Cloud: the tracker's settings and "
+        "credential, checked with the tracker on save",
         responses=error_responses(400, 401, 403, 404, 413, 415, 502),
     )
-    async def enable_github(
-        self, request: Request[Any, Any, Any], data: GithubIntegrationBody, github: GithubIntegrations
-    ) -> GithubIntegrationOut:
-        """400 naming `token` or `repository` when GitHub refuses them; the token is stored encrypted.
-        The answer alone carries the webhook's secret, for the repository's webhook settings."""
-        integration, secret = await github.enable(data.repository, data.token)
-        url = github_webhook_url(request_settings(request).base_url, integration)
-        return GithubIntegrationOut.of(integration, url, secret)
+    async def enable_tracker(
+        self,
+        request: Request[Any, Any, Any],
+        tracker: TrackerName,
+        data: dict[str, Any],
+        trackers: TrackerIntegrations,
+    ) -> TrackerIntegrationOut:
+        """The body is the tracker's own (GitHub: `repository`, `token`; Linear: `team_id`, `api_key`;
+        Jira: `site_url`, `project_key`, `email`, `api_token`); 400 naming the field the tracker refuses.
+        The credential is stored encrypted; the answer alone carries the webhook's secret."""
+        integration, secret = await trackers.enable(TRACKERS[tracker], data)
+        url = webhook_url(request_settings(request).base_url, integration)
+        return TrackerIntegrationOut.of(integration, url, secret)
 
     @get(
         "/",
-        summary="The GitHub integration, without its token or webhook secret",
+        summary="The tracker's integration, without its credential or webhook secret",
         responses=error_responses(400, 401, 403, 404),
     )
-    async def get_github(
-        self, request: Request[Any, Any, Any], github: GithubIntegrations
-    ) -> GithubIntegrationOut:
-        """Not found while the project has no GitHub integration."""
-        integration = await github.get()
-        return GithubIntegrationOut.of(
-            integration, github_webhook_url(request_settings(request).base_url, integration)
+    async def get_tracker(
+        self, request: Request[Any, Any, Any], tracker: TrackerName, trackers: TrackerIntegrations
+    ) -> TrackerIntegrationOut:
+        """Not found while the project has no integration with this tracker."""
+        integration = await trackers.get(TRACKERS[tracker])
+        return TrackerIntegrationOut.of(
+            integration, webhook_url(request_settings(request).base_url, integration)
         )
 
     @delete(
         "/",
-        summary="Remove the GitHub integration (its webhook URL then answers 404; filed issues stay linked)",
+        summary="Remove the tracker's integration (its webhook URL then answers 404; filed issues stay "
+        "linked)",
         responses=error_responses(400, 401, 403, 404),
     )
-    async def remove_github(self, github: GithubIntegrations) -> None:
+    async def remove_tracker(self, tracker: TrackerName, trackers: TrackerIntegrations) -> None:
         """Issues already filed stay on their items."""
-        await github.remove()
-
-
-class LinearIntegrationController(Controller):
-    path = "/projects/{project_id:str}/integrations/linear"
-    tags = ["Integrations"]
-    dependencies = {"linear": Provide(provide_linear)}
-
-    @put(
-        "/",
-        summary="File feedback as Linear issues: a team id and an API key, checked with Linear on save",
-        responses=error_responses(400, 401, 403, 404, 413, 415, 502),
-    )
-    async def enable_linear(
-        self, request: Request[Any, Any, Any], data: LinearIntegrationBody, linear: LinearIntegrations
-    ) -> LinearIntegrationOut:
-        """400 naming `api_key` or `team_id` when Linear refuses them; the key is stored encrypted.
-        The answer alone carries the webhook's secret."""
-        integration, secret = await linear.enable(data.team_id, data.api_key)
-        url = linear_webhook_url(request_settings(request).base_url, integration)
-        return LinearIntegrationOut.of(integration, url, secret)
-
-    @get(
-        "/",
-        summary="The Linear integration, without its key or webhook secret",
-        responses=error_responses(400, 401, 403, 404),
-    )
-    async def get_linear(
-        self, request: Request[Any, Any, Any], linear: LinearIntegrations
-    ) -> LinearIntegrationOut:
-        """Not found while the project has no Linear integration."""
-        integration = await linear.get()
-        return LinearIntegrationOut.of(
-            integration, linear_webhook_url(request_settings(request).base_url, integration)
-        )
-
-    @delete(
-        "/",
-        summary="Remove the Linear integration (its webhook URL then answers 404; filed issues stay linked)",
-        responses=error_responses(400, 401, 403, 404),
-    )
-    async def remove_linear(self, linear: LinearIntegrations) -> None:
-        """Issues already filed stay on their items."""
-        await linear.remove()
+        await trackers.remove(TRACKERS[tracker])

@@ -8,10 +8,10 @@ from litestar import Controller, post
 from litestar.di import Provide
 
 from app.db.ids import parse_uuid
-from app.dependencies import provide_feedback_items, provide_github, provide_linear
+from app.dependencies import provide_feedback_items, provide_trackers
 from app.errors import InvalidRequest, error_responses
-from app.integrations.github_integrations import GithubIntegrations
-from app.integrations.linear_integrations import LinearIntegrations
+from app.integrations.tracker_integrations import TrackerIntegrations
+from app.integrations.trackers import TRACKERS
 from app.schemas.integrations import IssueBody, IssueOut
 from app.services.feedback_items import FeedbackItems
 
@@ -21,13 +21,13 @@ class IssueController(Controller):
     tags = ["Feedback"]
     dependencies = {
         "feedback_items": Provide(provide_feedback_items),
-        "github": Provide(provide_github),
-        "linear": Provide(provide_linear),
+        "trackers": Provide(provide_trackers),
     }
 
     @post(
         "/",
-        summary="File a feedback item as an issue in the project's GitHub repository or Linear team",
+        summary="File a feedback item as an issue in the project's GitHub repository, Linear team or Jira "
+        "project",
         responses=error_responses(400, 401, 403, 404, 409, 413, 415, 502),
     )
     async def create_issue(
@@ -35,13 +35,12 @@ class IssueController(Controller):
         feedback_id: str,
         data: IssueBody,
         feedback_items: FeedbackItems,
-        github: GithubIntegrations,
-        linear: LinearIntegrations,
+        trackers: TrackerIntegrations,
     ) -> IssueOut:
         """409 while the project has no integration for the tracker, or when the item already has an
         issue there; 502 when the tracker refuses (the item is not linked then)."""
         item = await feedback_items.get(parse_uuid(feedback_id, "feedback_id"))
         if data.tracker is msgspec.UNSET:
             raise InvalidRequest("tracker", "is required")
-        url, key = await (github if data.tracker == "github" else linear).file_issue(item)
-        return IssueOut(tracker=data.tracker, url=url, key=key)
+        filed = await trackers.file_issue(TRACKERS[data.tracker], item)
+        return IssueOut(tracker=data.tracker, url=filed.url, key=filed.key)

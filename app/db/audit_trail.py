@@ -28,15 +28,14 @@ from app.db.models import (
     AccessToken,
     AuditEntry,
     ConnectedApp,
-    GithubIntegration,
     Invitation,
-    LinearIntegration,
     Membership,
     MintlifyIntegration,
     Project,
     SsoConnection,
     SsoDomain,
     StripeIntegration,
+    TrackerIntegration,
     User,
     WebhookEndpoint,
 )
@@ -132,21 +131,17 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         Audited("integration", ("project_id", "mintlify_project_id"), ("sealed_api_key",)),
         _project_org,
     ),
-    GithubIntegration: (
-        Audited("integration", ("project_id", "repository"), ("sealed_token", "sealed_webhook_secret")),
-        _project_org,
-    ),
-    LinearIntegration: (
-        Audited("integration", ("project_id", "team_id"), ("sealed_api_key", "sealed_webhook_secret")),
+    TrackerIntegration: (
+        Audited("integration", ("project_id", "settings"), ("sealed_credential", "sealed_webhook_secret")),
         _project_org,
     ),
 }
-KINDS = {
-    StripeIntegration: "stripe",
-    MintlifyIntegration: "mintlify",
-    GithubIntegration: "github",
-    LinearIntegration: "linear",
-}
+KINDS = {StripeIntegration: "stripe", MintlifyIntegration: "mintlify"}
+"""The `kind` of an integration's entries; a tracker integration's is its tracker ("github", "jira")."""
+
+
+def _kind(row: Any) -> str | None:
+    return row.tracker if isinstance(row, TrackerIntegration) else KINDS.get(type(row))
 
 
 def audit(
@@ -224,8 +219,8 @@ def _id_of(row: Any) -> Any:
 def _snapshot(session: Session, row: Any, spec: Audited) -> dict[str, Any]:
     details = {name: spec.shown(name, getattr(row, name)) for name in spec.fields if name != "revoked_at"}
     details = {name: value for name, value in details.items() if value is not None}
-    if type(row) in KINDS:
-        details["kind"] = KINDS[type(row)]
+    if (kind := _kind(row)) is not None:
+        details["kind"] = kind
     if isinstance(row, Membership):
         with session.no_autoflush:
             user = session.get(User, row.user_id)
@@ -250,8 +245,8 @@ def _changes(row: Any, spec: Audited) -> dict[str, Any]:
     for name in spec.secrets:
         if state.attrs[name].history.has_changes():
             changed[name.removeprefix("sealed_")] = "changed"
-    if changed and type(row) in KINDS:
-        changed["kind"] = KINDS[type(row)]
+    if changed and (kind := _kind(row)) is not None:
+        changed["kind"] = kind
     return changed
 
 

@@ -10,6 +10,7 @@ import msgspec
 from app.db.models import FeedbackAttachment, FeedbackChange, FeedbackItem, FeedbackSource, LinkedIssue
 from app.db.models.field_rules import literal_of
 from app.schemas.feedback_requests import FeedbackStatusName, FeedbackTypeName
+from app.schemas.integrations import TrackerName
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 
@@ -45,10 +46,10 @@ class AttachmentOut(msgspec.Struct):
 class LinkedIssueOut(msgspec.Struct):
     """An issue filed for the item in a tracker; `state` is what the tracker's webhooks last said."""
 
-    tracker: Literal["github", "linear"]
+    tracker: TrackerName
     url: str
     key: str
-    """How the tracker names it: "owner/name#12" on GitHub."""
+    """How the tracker names it: "owner/name#12" on GitHub, "ENG-12" in Linear and Jira."""
     state: Literal["open", "closed"]
 
     @classmethod

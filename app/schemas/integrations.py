@@ -1,14 +1,19 @@
-"""Request and response bodies of a project's integrations (Stripe, Mintlify, GitHub). Credentials go in,
-never out (a GitHub webhook's secret only in the answer to saving it)."""
+"""Request and response bodies of a project's integrations (Stripe, Mintlify, and the issue trackers
+GitHub, Linear and Jira Cloud). Credentials go in, never out (a tracker webhook's secret only in the
+answer to saving it)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 
-from app.db.models import GithubIntegration, LinearIntegration, MintlifyIntegration, StripeIntegration
+from app.db.models import MintlifyIntegration, StripeIntegration, TrackerIntegration, TrackerKind
+from app.db.models.field_rules import literal_of
 from app.timestamps import iso_z
+
+TrackerName = literal_of(TrackerKind)
+"""An issue tracker, as paths and bodies name it."""
 
 SigningSecret = Annotated[
     str,
@@ -72,6 +77,41 @@ LinearApiKey = Annotated[
     ),
 ]
 
+JiraSiteUrl = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?/?$",
+        max_length=200,
+        description="The Jira Cloud site, as https://your-site.atlassian.net (https and a public address "
+        "in production).",
+    ),
+]
+JiraProjectKey = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[A-Z][A-Z0-9_]{1,9}$",
+        description='The key of the Jira project issues are filed in: "ENG".',
+    ),
+]
+JiraEmail = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[^@\s]+@[^@\s]+$",
+        max_length=320,
+        description="The email address of the Atlassian account the API token belongs to.",
+    ),
+]
+JiraApiToken = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[!-~]+$",
+        min_length=1,
+        max_length=500,
+        description="An Atlassian API token of that account (id.atlassian.com, Security, API tokens), "
+        "sent with the email as basic authentication.",
+    ),
+]
+
 
 class StripeIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     signing_secret: SigningSecret
@@ -129,59 +169,51 @@ class GithubIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=
     token: GithubToken
 
 
-class GithubIntegrationOut(msgspec.Struct, omit_defaults=True):
-    """`webhook_secret` only in the answer to saving: paste it with `webhook_url` into the repository's
-    webhook settings (content type application/json, the Issues event)."""
-
-    enabled: bool
-    repository: str
-    webhook_url: str
-    created_at: str
-    webhook_secret: str | None = None
-
-    @classmethod
-    def of(
-        cls, integration: GithubIntegration, webhook_url: str, webhook_secret: str | None = None
-    ) -> GithubIntegrationOut:
-        return cls(
-            enabled=True,
-            repository=integration.repository,
-            webhook_url=webhook_url,
-            created_at=iso_z(integration.created_at),
-            webhook_secret=webhook_secret,
-        )
-
-
 class LinearIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     team_id: LinearTeamId
     api_key: LinearApiKey
 
 
-class LinearIntegrationOut(msgspec.Struct, omit_defaults=True):
-    """`webhook_secret` only in the answer to saving: use it with `webhook_url` for a webhook in Linear
-    (the Issues data change events)."""
+class JiraIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    site_url: JiraSiteUrl
+    project_key: JiraProjectKey
+    email: JiraEmail
+    api_token: JiraApiToken
+
+
+class TrackerIntegrationOut(msgspec.Struct, omit_defaults=True):
+    """An issue tracker's integration: its settings as saved (GitHub: `repository`; Linear: `team_id`;
+    Jira: `site_url`, `project_key`, `email`), never its credential. `webhook_secret` only in the answer
+    to saving: paste it with `webhook_url` into the tracker's webhook settings."""
 
     enabled: bool
-    team_id: str
     webhook_url: str
     created_at: str
+    repository: str | None = None
+    team_id: str | None = None
+    site_url: str | None = None
+    project_key: str | None = None
+    email: str | None = None
     webhook_secret: str | None = None
 
     @classmethod
     def of(
-        cls, integration: LinearIntegration, webhook_url: str, webhook_secret: str | None = None
-    ) -> LinearIntegrationOut:
-        return cls(
-            enabled=True,
-            team_id=integration.team_id,
-            webhook_url=webhook_url,
-            created_at=iso_z(integration.created_at),
-            webhook_secret=webhook_secret,
+        cls, integration: TrackerIntegration, webhook_url: str, webhook_secret: str | None = None
+    ) -> TrackerIntegrationOut:
+        return msgspec.convert(
+            {
+                **integration.settings,
+                "enabled": True,
+                "webhook_url": webhook_url,
+                "created_at": iso_z(integration.created_at),
+                "webhook_secret": webhook_secret,
+            },
+            cls,
         )
 
 
 class TrackerReceipt(msgspec.Struct):
-    """A GitHub or Linear webhook delivery's answer. `changed`: whether it moved a feedback item (a
+    """An issue tracker's webhook delivery's answer. `changed`: whether it moved a feedback item (a
     repeat, another event or an issue Hearken did not file does not)."""
 
     received: bool
@@ -191,7 +223,7 @@ class TrackerReceipt(msgspec.Struct):
 class IssueBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /projects/{project_id}/feedback/{feedback_id}/issues."""
 
-    tracker: Literal["github", "linear"] | msgspec.UnsetType = msgspec.UNSET
+    tracker: TrackerName | msgspec.UnsetType = msgspec.UNSET
     """The tracker to file the item in. Required: missing is refused (400) once the item is found, so
     another project's item id is 404 whatever the body."""
 

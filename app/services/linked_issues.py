@@ -4,6 +4,7 @@ tracker's webhook finds the item its issue was filed for."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from uuid import UUID
 
 from sqlalchemy import select
@@ -45,3 +46,12 @@ class LinkedIssues(ProjectScoped):
             )
         )
         return found
+
+    @staticmethod
+    def follow(issue: LinkedIssue, state: str, changed_at: datetime) -> bool:
+        """Take the tracker's state of the issue as of `changed_at`; False (nothing taken) when the
+        change last taken was made later, so a late or replayed delivery cannot undo a newer one."""
+        if issue.changed_at is not None and changed_at < issue.changed_at:
+            return False
+        issue.state, issue.changed_at = state, changed_at
+        return True

@@ -26,6 +26,7 @@ from app.db.models import (
     RatingTotal,
     RatingType,
     SsoDomain,
+    TrackerIntegration,
     WebhookEndpoint,
 )
 from app.db.secret_box import WEBHOOK_SECRETS, secret_box
@@ -243,5 +244,63 @@ async def test_single_sign_on_domains_claimed_before_are_unproven(
             assert (await session.execute(select(old_domains.c.domain))).scalars().all() == [
                 "claimed.example"
             ]
+    finally:
+        await asyncio.to_thread(_alembic(settings).upgrade, "head")
+
+
+async def test_github_and_linear_integrations_move_into_one_table_and_back(
+    settings: Settings, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    """0032: the rows keep their ids (the webhook URLs in GitHub and Linear name them) and their sealed
+    token, key and secret, which the application opens as before; the downgrade gives them back."""
+    box = secret_box(settings.secret_key)
+    moment = datetime(2026, 11, 1, tzinfo=UTC)
+    old = {
+        "github": ("github_integrations", "repository", "acme/widgets", "sealed_token"),
+        "linear": ("linear_integrations", "team_id", "9cfb482a", "sealed_api_key"),
+    }
+    tables = {
+        tracker: sa.table(
+            name,
+            *(sa.column(c, GUID(length=16)) for c in ("id", "project_id")),
+            *(sa.column(c) for c in (setting, credential, "sealed_webhook_secret")),
+            *(sa.column(c, sa.DateTime(timezone=True)) for c in ("created_at", "updated_at")),
+        )
+        for tracker, (name, setting, _value, credential) in old.items()
+    }
+    ids = {tracker: uuid7() for tracker in old}
+    await asyncio.to_thread(_alembic(settings).downgrade, "0028")
+    try:
+        async with unit_of_work(session_maker) as session:
+            for tracker, (_name, setting, value, credential) in old.items():
+                await session.execute(
+                    insert(tables[tracker]).values(
+                        id=ids[tracker], project_id=tenant.project.id, **{setting: value},
+                        **{credential: box.seal(f"{tracker}-credential")},
+                        sealed_webhook_secret=box.seal(f"{tracker}-secret"),
+                        created_at=moment, updated_at=moment,
+                    )
+                )  # fmt: skip
+            await session.commit()
+        await asyncio.to_thread(_alembic(settings).upgrade, "0032")
+        async with unit_of_work(session_maker) as session:
+            rows = {row.tracker: row for row in await session.scalars(select(TrackerIntegration))}
+        assert set(rows) == set(old)
+        for tracker, (_name, setting, value, _credential) in old.items():
+            row = rows[tracker]
+            assert (row.id, row.project_id, row.settings) == (
+                ids[tracker],
+                tenant.project.id,
+                {setting: value},
+            )
+            assert box.open(row.sealed_credential) == f"{tracker}-credential"
+            assert box.open(row.sealed_webhook_secret) == f"{tracker}-secret"
+        await asyncio.to_thread(_alembic(settings).downgrade, "0028")
+        async with unit_of_work(session_maker) as session:
+            for tracker, (_name, setting, value, credential) in old.items():
+                table = tables[tracker]
+                back = (await session.execute(select(table))).mappings().one()
+                assert (back["id"], back[setting]) == (ids[tracker], value)
+                assert box.open(back[credential]) == f"{tracker}-credential"
     finally:
         await asyncio.to_thread(_alembic(settings).upgrade, "head")

@@ -61,12 +61,13 @@ SEED = int(os.environ.get("HEARKEN_SCHEMATHESIS_SEED", "20261125"))
 RULES_ACROSS_VALUES = (
     *("createWebhook", "patchWebhook", "patchProject", "patchFeedback", "listFeedback"),
     *("getHelpfulStats", "getTypedStats", "getSeries", "exportRatings", "listThemes"),
-    "submitFeedback",
+    *("submitFeedback", "enableTracker"),
 )
 """Operations with a rule no schema can state, answered 400 to a request that breaks it: an `until`
 earlier than `since`, a project id in `project_ids` that is not one of the organization's projects, an
 allowed origin that is not a valid origin (the rules of host names and public suffixes), an assignee that
-is not a member of the organization, a file that is not a whole PNG, JPEG or WebP image."""
+is not a member of the organization, a file that is not a whole PNG, JPEG or WebP image, a tracker's
+settings sent to another tracker's path (the body is one of the trackers' bodies: the path says which)."""
 
 
 _ISSUE_NUMBERS = count(1)

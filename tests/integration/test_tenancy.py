@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
+from app.integrations.trackers import TRACKERS
 from app.schemas.rating_requests import HelpfulRatingBody
 from app.services.attachments import FeedbackAttachments
 from app.services.contact_messages import ContactMessages
@@ -38,6 +39,8 @@ from tests.images import png
 API_PREFIX = "/api/v1/"
 PROJECT_PREFIX = "/api/v1/projects/{project_id}"
 WRITE_METHODS = {"POST", "PATCH", "PUT", "DELETE"}
+VOCABULARIES = {"tracker": "github"}
+"""Path parameters that name a kind of thing, not a resource: the walk gives each a valid word."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ class Endpoint:
 
     def url(self, project_id: str, ids: Callable[[str], str]) -> str:
         values = {name: ids(name) for name in self.id_parameters}
-        return self.path_format.format(project_id=project_id, **values)
+        return self.path_format.format(project_id=project_id, **VOCABULARIES, **values)
 
     def __str__(self) -> str:
         return f"{self.method} {self.path_format}"
@@ -60,7 +63,7 @@ def project_endpoints(app: Litestar) -> list[Endpoint]:
     for route in app.routes:
         if not isinstance(route, HTTPRoute) or not route.path_format.startswith(PROJECT_PREFIX):
             continue
-        others = tuple(name for name in route.path_parameters if name != "project_id")
+        others = tuple(name for name in route.path_parameters if name not in {"project_id", *VOCABULARIES})
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
             endpoints.append(Endpoint(method, route.path_format, others))
     return endpoints
@@ -263,11 +266,10 @@ PUBLIC_ROUTES = {
     "POST /api/v1/feedback/submit",
     "POST /api/v1/contact/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
-    "POST /api/v1/integrations/github/{integration_id}",
-    "POST /api/v1/integrations/linear/{integration_id}",
+    "POST /api/v1/integrations/{tracker}/{integration_id}",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints (project key,
-origins, rate limits) and the Stripe, GitHub and Linear webhook receivers (a signature authenticates a
+origins, rate limits) and the Stripe and issue tracker webhook receivers (a signature authenticates a
 delivery)."""
 
 
@@ -286,10 +288,9 @@ async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncT
     assert public == PUBLIC_ROUTES
     stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
     assert stripe.status_code == 404  # an unknown receiver, not a missing token
-    github = await client.post(f"/api/v1/integrations/github/{uuid4()}", content=b"{}")
-    assert github.status_code == 404
-    linear = await client.post(f"/api/v1/integrations/linear/{uuid4()}", content=b"{}")
-    assert linear.status_code == 404
+    for tracker in TRACKERS:
+        receiver = await client.post(f"/api/v1/integrations/{tracker}/{uuid4()}", content=b"{}")
+        assert receiver.status_code == 404, tracker
 
 
 CONSOLE_PUBLIC_ROUTES = {

@@ -12,9 +12,7 @@ from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_embedding import FeedbackEmbedding
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
-from app.db.models.github_integration import GithubIntegration
 from app.db.models.invitation import Invitation
-from app.db.models.linear_integration import LinearIntegration
 from app.db.models.linked_issue import LinkedIssue
 from app.db.models.membership import Membership, Role
 from app.db.models.mintlify_integration import MintlifyIntegration
@@ -39,6 +37,7 @@ from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.theme import Theme
 from app.db.models.totp_authenticator import TotpAuthenticator
+from app.db.models.tracker_integration import TrackerIntegration, TrackerKind
 from app.db.models.user import User
 from app.db.models.webhook_attempt import WebhookAttempt
 from app.db.models.webhook_delivery import WebhookDelivery
@@ -66,10 +65,8 @@ __all__ = [
     "FeedbackStatus",
     "FeedbackType",
     "Frequency",
-    "GithubIntegration",
     "Invitation",
     "JobStatus",
-    "LinearIntegration",
     "LinkedIssue",
     "Membership",
     "MintlifyIntegration",
@@ -98,6 +95,8 @@ __all__ = [
     "Theme",
     "TokenScope",
     "TotpAuthenticator",
+    "TrackerIntegration",
+    "TrackerKind",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

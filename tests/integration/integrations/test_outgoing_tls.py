@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.integrations.github_api import GithubError, check_repository
+from app.integrations.github_api import check_repository
+from app.integrations.tracker import TrackerError
 from app.outgoing_tls import tls_context
 from tests.fake_github import FakeGithub, running
 from tests.mail_server import Certificate, self_signed_certificate
@@ -48,7 +49,7 @@ async def test_a_certificate_nobody_trusts_is_refused(
 ) -> None:
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    with pytest.raises(GithubError, match="could not be reached"):
+    with pytest.raises(TrackerError, match="could not be reached"):
         await check_repository(github.url, REPOSITORY, TOKEN)
     assert github.requests == []
 
