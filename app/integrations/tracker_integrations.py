@@ -24,12 +24,12 @@ from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackStatus, Project, TrackerIntegration
 from app.db.secret_box import SecretBox
 from app.errors import (
-    MISSING_FIELD,
     Conflict,
     InvalidRequest,
     NotFound,
     Unauthorized,
     UpstreamError,
+    missing_field,
     msgspec_violation,
 )
 from app.integrations.deliveries import first_delivery
@@ -151,8 +151,8 @@ def _body(tracker: Tracker, values: Mapping[str, Any]) -> msgspec.Struct:
         return msgspec.convert(values, tracker.body)
     except msgspec.ValidationError as exc:
         rule, field = msgspec_violation(exc)
-        if missing := MISSING_FIELD.match(rule):
-            raise InvalidRequest(missing.group(1), "is required") from None
+        if (missing := missing_field(rule)) is not None:
+            raise InvalidRequest(missing, "is required") from None
         raise InvalidRequest(field or "body", rule) from None
 
 
