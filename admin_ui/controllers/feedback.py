@@ -11,7 +11,6 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Response, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form
@@ -21,7 +20,7 @@ from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
 from app.db.read_routing import REPLICA_READS
 from app.db.secret_box import secret_box
-from app.dependencies import provide_feedback_items, provide_insights, provide_members
+from app.dependencies import provide
 from app.errors import ApiError, InvalidRequest, NotFound, Unavailable, msgspec_violation
 from app.exports.attachments import attachment_response
 from app.integrations.github_integrations import TRACKER as GITHUB
@@ -118,9 +117,9 @@ class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     include_in_schema = False
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
-        "insights": Provide(provide_insights),
-        "members": Provide(provide_members),
+        "feedback_items": provide(FeedbackItems),
+        "insights": provide(Insights),
+        "members": provide(Members),
     }
 
     async def _list(

@@ -12,7 +12,6 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +20,7 @@ from admin_ui.rendering import render
 from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
-from app.dependencies import provide_mintlify, provide_stripe
+from app.dependencies import provide
 from app.errors import InvalidRequest, UpstreamError, missing_field, msgspec_violation
 from app.integrations.github_integrations import GithubIntegrations
 from app.integrations.github_integrations import webhook_url as github_webhook_url
@@ -100,7 +99,7 @@ def interval_in_words(seconds: int) -> str:
 class IntegrationsController(Controller):
     path = "/projects/{project_id:str}/integrations"
     include_in_schema = False
-    dependencies = {"stripe": Provide(provide_stripe), "mintlify": Provide(provide_mintlify)}
+    dependencies = {"stripe": provide(StripeIntegrations), "mintlify": provide(MintlifyIntegrations)}
 
     async def _page(
         self,

@@ -9,13 +9,7 @@ from typing import Any
 from litestar import Controller, Request, delete, get, post, put
 from litestar.di import Provide
 
-from app.dependencies import (
-    provide_github,
-    provide_linear,
-    provide_mintlify,
-    provide_stripe,
-    request_settings,
-)
+from app.dependencies import provide, provide_github, provide_linear, request_settings
 from app.errors import UpstreamError, error_responses
 from app.integrations.github_integrations import GithubIntegrations
 from app.integrations.github_integrations import webhook_url as github_webhook_url
@@ -44,7 +38,7 @@ from app.schemas.integrations import (
 class StripeIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/stripe"
     tags = ["Integrations"]
-    dependencies = {"stripe": Provide(provide_stripe)}
+    dependencies = {"stripe": provide(StripeIntegrations)}
 
     @put(
         "/",
@@ -87,7 +81,7 @@ class StripeIntegrationController(Controller):
 class MintlifyIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/mintlify"
     tags = ["Integrations"]
-    dependencies = {"mintlify": Provide(provide_mintlify)}
+    dependencies = {"mintlify": provide(MintlifyIntegrations)}
 
     @put(
         "/",

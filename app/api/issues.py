@@ -8,7 +8,7 @@ from litestar import Controller, post
 from litestar.di import Provide
 
 from app.db.ids import parse_uuid
-from app.dependencies import provide_feedback_items, provide_github, provide_linear
+from app.dependencies import provide, provide_github, provide_linear
 from app.errors import InvalidRequest, error_responses
 from app.integrations.github_integrations import GithubIntegrations
 from app.integrations.linear_integrations import LinearIntegrations
@@ -20,7 +20,7 @@ class IssueController(Controller):
     path = "/projects/{project_id:str}/feedback/{feedback_id:str}/issues"
     tags = ["Feedback"]
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
+        "feedback_items": provide(FeedbackItems),
         "github": Provide(provide_github),
         "linear": Provide(provide_linear),
     }
