@@ -46,7 +46,8 @@ from admin_ui.security_headers import add_security_headers
 from admin_ui.sessions import SESSION_COOKIE, cookie_name, derived_secret, secure_cookies, session_config
 from admin_ui.two_factor_gate import SecondFactorRequired, second_factor_gate, to_setup
 from app.config import Settings
-from app.dependencies import provide_projects
+from app.dependencies import provide
+from app.services.projects import Projects
 from tenants.permissions import access_guard, changes_need
 from tenants.scope import Access, provide_org_scope
 
@@ -106,7 +107,7 @@ def console_router(settings: Settings) -> Router:
         dependencies={
             "me": Provide(provide_console_user),
             "org_scope": Provide(provide_org_scope),
-            "projects": Provide(provide_projects),
+            "projects": provide(Projects),
             "project": Provide(provide_console_project),
         },
         exception_handlers={**CONSOLE_EXCEPTION_HANDLERS, SecondFactorRequired: to_setup},

@@ -1,35 +1,23 @@
 """Dependencies the API and the console share: the services of the request's organization and project,
 built the same way for both (from the request's `OrgScope`) so that the console cannot do what the API
-would refuse. A new organization service gets its provider here."""
+would refuse. Every organization service is built by `build`, and `provide(Service)` is its dependency:
+a new service needs no provider of its own."""
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from typing import Any, TypeVar
 
 from litestar import Request
+from litestar.di import Provide
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.models import Project
-from app.db.secret_box import secret_box
-from app.integrations.mintlify_integrations import MintlifyIntegrations
-from app.integrations.stripe_integrations import StripeIntegrations
-from app.integrations.tracker_integrations import TrackerIntegrations
-from app.services.attachments import FeedbackAttachments
-from app.services.audit_log import AuditLog
-from app.services.contact_messages import ContactMessages
-from app.services.contact_replies import ContactReplies
-from app.services.erasure import Erasure
-from app.services.feedback_items import FeedbackItems
-from app.services.insights import Insights
-from app.services.projects import Projects
-from app.services.ratings import Ratings
-from app.webhooks.endpoints import WebhookEndpoints
-from tenants.access_tokens import AccessTokens
-from tenants.connected_apps import ConnectedApps
-from tenants.invitations import Invitations
-from tenants.members import Members
-from tenants.scope import OrgScope
+from app.services.projects import ProjectScoped
+from tenants.scope import OrgScope, OrgScoped
+
+Service = TypeVar("Service", bound=OrgScoped)
 
 
 def request_settings(request: Request[Any, Any, Any]) -> Settings:
@@ -37,89 +25,38 @@ def request_settings(request: Request[Any, Any, Any]) -> Settings:
     return settings
 
 
-async def provide_projects(db_session: AsyncSession, org_scope: OrgScope) -> Projects:
-    return Projects(db_session, org_scope)
+def build(
+    service: type[Service],
+    session: AsyncSession,
+    scope: OrgScope,
+    project: Project | None = None,
+    settings: Settings | None = None,
+) -> Service:
+    """The one way to construct an organization service: `(session, scope[, project][, settings])`, the
+    project when it is `ProjectScoped`, the settings when its constructor takes `settings`."""
+    arguments: list[Any] = [session, scope]
+    if issubclass(service, ProjectScoped):
+        arguments.append(project)
+    if "settings" in inspect.signature(service).parameters:
+        arguments.append(settings)
+    return service(*arguments)
 
 
-async def provide_members(db_session: AsyncSession, org_scope: OrgScope) -> Members:
-    return Members(db_session, org_scope)
+def provide(service: type[OrgScoped]) -> Provide:
+    """The dependency that builds `service` for a request: in the request's session and scope, with the
+    project the path names when it is `ProjectScoped`, and with the app's settings."""
+    if issubclass(service, ProjectScoped):
 
+        async def of_project(
+            request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+        ) -> Any:
+            return build(service, db_session, org_scope, project, request_settings(request))
 
-async def provide_invitations(db_session: AsyncSession, org_scope: OrgScope) -> Invitations:
-    return Invitations(db_session, org_scope)
+        return Provide(of_project)
 
+    async def of_organization(
+        request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope
+    ) -> Any:
+        return build(service, db_session, org_scope, settings=request_settings(request))
 
-async def provide_access_tokens(db_session: AsyncSession, org_scope: OrgScope) -> AccessTokens:
-    return AccessTokens(db_session, org_scope)
-
-
-async def provide_connected_apps(db_session: AsyncSession, org_scope: OrgScope) -> ConnectedApps:
-    return ConnectedApps(db_session, org_scope)
-
-
-async def provide_audit_log(db_session: AsyncSession, org_scope: OrgScope) -> AuditLog:
-    return AuditLog(db_session, org_scope)
-
-
-async def provide_erasure(db_session: AsyncSession, org_scope: OrgScope) -> Erasure:
-    return Erasure(db_session, org_scope)
-
-
-async def provide_webhooks(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope
-) -> WebhookEndpoints:
-    return WebhookEndpoints(db_session, org_scope, request_settings(request))
-
-
-async def provide_feedback_items(
-    db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> FeedbackItems:
-    return FeedbackItems(db_session, org_scope, project)
-
-
-async def provide_feedback_attachments(
-    db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> FeedbackAttachments:
-    return FeedbackAttachments(db_session, org_scope, project)
-
-
-async def provide_contact_messages(
-    db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> ContactMessages:
-    return ContactMessages(db_session, org_scope, project)
-
-
-async def provide_contact_replies(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> ContactReplies:
-    return ContactReplies(db_session, org_scope, project, request_settings(request))
-
-
-async def provide_ratings(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Ratings:
-    return Ratings(db_session, org_scope, project)
-
-
-async def provide_stripe(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> StripeIntegrations:
-    return StripeIntegrations(
-        db_session, org_scope, project, secret_box(request_settings(request).secret_key)
-    )
-
-
-async def provide_mintlify(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> MintlifyIntegrations:
-    settings = request_settings(request)
-    return MintlifyIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
-
-
-async def provide_trackers(
-    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
-) -> TrackerIntegrations:
-    settings = request_settings(request)
-    return TrackerIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
-
-
-async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:
-    return Insights(db_session, org_scope, project)
+    return Provide(of_organization)

@@ -12,7 +12,7 @@ from app.db.models import AccessToken, TokenScope
 from app.errors import InvalidRequest, NotFound
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from app.timestamps import utc_now
-from tenants.scope import OrgScope
+from tenants.scope import OrgScope, OrgScoped
 from tenants.token_format import display_prefix, new_token, token_digest
 
 
@@ -40,12 +40,11 @@ def check_scope(scope: str) -> str:
     return scope
 
 
-class AccessTokens:
+class AccessTokens(OrgScoped):
     """Tokens of one organization; every query is filtered by it."""
 
     def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
+        super().__init__(session, scope)
         self.org_id = scope.org_id
 
     async def create(

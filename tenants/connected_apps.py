@@ -22,7 +22,7 @@ from app.db.models import ConnectedApp, Membership, OAuthAuthorization, OAuthCli
 from app.db.models.oauth_client import CLIENT_NAME_MAX_LENGTH
 from app.errors import Forbidden, NotFound
 from app.timestamps import utc_now
-from tenants.scope import OrgScope, app_actor
+from tenants.scope import OrgScope, OrgScoped, app_actor
 from tenants.sign_in_reach import SignIn, reach_of
 from tenants.token_format import token_digest
 
@@ -265,11 +265,11 @@ class ConnectedAppRow:
     last_used_at: datetime | None
 
 
-class ConnectedApps:
+class ConnectedApps(OrgScoped):
     """The apps connected to one organization, for its API tokens page; every query is filtered by it."""
 
     def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
+        super().__init__(session, scope)
         self.org_id = scope.org_id
 
     async def list(self) -> list[ConnectedAppRow]:

@@ -21,7 +21,7 @@ from app.timestamps import utc_now
 from tenants.members import Members, check_role
 from tenants.organizations import check_email, check_password
 from tenants.passwords import hash_password, verify_password
-from tenants.scope import OrgScope, operator_scope
+from tenants.scope import OrgScope, OrgScoped, operator_scope
 from tenants.token_format import token_digest
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -41,12 +41,11 @@ class OpenInvitation:
     has_account: bool
 
 
-class Invitations:
+class Invitations(OrgScoped):
     """Invitations of one organization."""
 
     def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
+        super().__init__(session, scope)
         self.org_id = scope.org_id
 
     def issue(self, *, email: str, role: str, created_by: UUID | None) -> IssuedInvitation:

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Membership, Organization, Role, User
 from app.db.tracked_session import note_directory_change
 from app.errors import InvalidRequest, NotFound
-from tenants.scope import OrgScope
+from tenants.scope import OrgScope, OrgScoped
 
 
 def check_role(role: str) -> Role:
@@ -36,12 +36,11 @@ class Member:
     joined_at: datetime
 
 
-class Members:
+class Members(OrgScoped):
     """Memberships of one organization; every query is filtered by it."""
 
     def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
+        super().__init__(session, scope)
         self.org_id = scope.org_id
 
     async def list(self) -> list[Member]:

@@ -13,6 +13,7 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Role
 from app.errors import Unauthorized
@@ -46,6 +47,16 @@ class OrgScope:
     confirmed: bool = True
     """The acting member's email address is confirmed (or mail is not sent at all); always true for
     tokens, the operator and the widgets."""
+
+
+class OrgScoped:
+    """Base of every organization service: built from the request's session and scope, so each query it
+    writes has the organization at hand (`self.scope.org_id`). Services of one project derive from
+    `ProjectScoped` (`app/services/projects.py`); a service that needs the settings takes them last."""
+
+    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
+        self.session = session
+        self.scope = scope
 
 
 def token_scope(org_id: UUID, prefix: str, *, can_write: bool) -> OrgScope:

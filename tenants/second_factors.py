@@ -7,7 +7,8 @@ its 30-second step and one step either side (clocks drift), and never twice: the
 kept. Recovery codes are kept as keyed digests (HMAC-SHA256 under a key derived from HEARKEN_SECRET_KEY),
 so neither a database dump nor the code's shape alone finds one; each is used up by one conditional
 UPDATE, so two requests racing with the same code cannot both win. Everything here runs in the caller's
-transaction."""
+transaction. These are functions of one account, not services of an organization, so they take the
+secret key rather than a scope."""
 
 from __future__ import annotations
 

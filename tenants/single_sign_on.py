@@ -23,15 +23,16 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import Settings
 from app.db.models import Membership, Role, SsoConnection, SsoDomain, User
-from app.db.secret_box import SecretBox
+from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
 from app.timestamps import utc_now
 from tenants.members import Members
 from tenants.organizations import check_email
 from tenants.permissions import require
 from tenants.public_mail_domains import is_public_mail_domain
-from tenants.scope import Access, OrgScope, operator_scope
+from tenants.scope import Access, OrgScope, OrgScoped, operator_scope
 
 MAX_DOMAINS = 20
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -104,13 +105,12 @@ def email_domain(email: str) -> str | None:
         return None
 
 
-class SsoConnections:
+class SsoConnections(OrgScoped):
     """One organization's single sign-on settings; every query is filtered by it."""
 
-    def __init__(self, session: AsyncSession, scope: OrgScope, box: SecretBox) -> None:
-        self.session = session
-        self.scope = scope
-        self.box = box
+    def __init__(self, session: AsyncSession, scope: OrgScope, settings: Settings) -> None:
+        super().__init__(session, scope)
+        self.box = secret_box(settings.secret_key, SSO_CLIENT_SECRETS)
 
     async def get(self) -> SsoConnection | None:
         return await self.session.scalar(

@@ -10,7 +10,6 @@ from httpx import Response
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from tenants.scope import operator_scope
 from tenants.single_sign_on import SsoConnections, SsoSettings
@@ -38,8 +37,7 @@ async def configure(
     """The provider saved and `domain` proven, as if its TXT record had been seen (the console's Verify
     through a DNS server is tested on its own)."""
     async with unit_of_work(session_maker) as session:
-        box = secret_box(settings.secret_key, SSO_CLIENT_SECRETS)
-        connections = SsoConnections(session, operator_scope(tenant.org_id), box)
+        connections = SsoConnections(session, operator_scope(tenant.org_id), settings)
         wanted = SsoSettings(provider.issuer, CLIENT_ID, CLIENT_SECRET, (domain,), require_sso)
         await connections.save(wanted)
         [claim] = await connections.claims()

@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import get
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.listing import PAGE_SIZE, Pages, page_number
 from admin_ui.rendering import render
 from app.db.read_routing import REPLICA_READS
-from app.dependencies import provide_audit_log
+from app.dependencies import provide
 from app.schemas.pagination import Pagination
 from app.services.audit_log import AuditLog
 from tenants.permissions import needs
@@ -24,7 +23,7 @@ from tenants.scope import Access
     "/audit-log",
     opt={**needs(Access.ADMIN), **REPLICA_READS},
     include_in_schema=False,
-    dependencies={"audit_log": Provide(provide_audit_log)},
+    dependencies={"audit_log": provide(AuditLog)},
 )
 async def audit_log_page(request: HTMXRequest, audit_log: AuditLog) -> Any:
     page = page_number(request.query_params.get("page"))

@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form, field_error
@@ -17,7 +16,7 @@ from admin_ui.rendering import go_to, render
 from app.db.models import Project
 from app.db.models.field_rules import MESSAGE_MAX_LENGTH
 from app.db.read_routing import REPLICA_READS
-from app.dependencies import provide_contact_messages, provide_contact_replies
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.schemas.pagination import Pagination
 from app.services.contact_messages import ContactMessages
@@ -35,8 +34,8 @@ class ContactController(Controller):
     path = "/projects/{project_id:str}/contact"
     include_in_schema = False
     dependencies = {
-        "contact_messages": Provide(provide_contact_messages),
-        "contact_replies": Provide(provide_contact_replies),
+        "contact_messages": provide(ContactMessages),
+        "contact_replies": provide(ContactReplies),
     }
 
     @get("/", opt=REPLICA_READS)

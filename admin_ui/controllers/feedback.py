@@ -11,7 +11,6 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Response, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form
@@ -20,8 +19,7 @@ from admin_ui.rendering import go_to, render
 from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
 from app.db.read_routing import REPLICA_READS
-from app.db.secret_box import secret_box
-from app.dependencies import provide_feedback_items, provide_insights, provide_members
+from app.dependencies import build, provide
 from app.errors import ApiError, InvalidRequest, Unavailable, msgspec_violation
 from app.exports.attachments import attachment_response
 from app.integrations.tracker_integrations import TrackerIntegrations
@@ -117,9 +115,9 @@ class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     include_in_schema = False
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
-        "insights": Provide(provide_insights),
-        "members": Provide(provide_members),
+        "feedback_items": provide(FeedbackItems),
+        "insights": provide(Insights),
+        "members": provide(Members),
     }
 
     async def _list(
@@ -463,12 +461,8 @@ class FeedbackController(Controller):
 def trackers_of(request: HTMXRequest, feedback_items: FeedbackItems) -> TrackerIntegrations:
     """The project's issue trackers, in the same session and scope."""
     settings: Settings = request.app.state.settings
-    return TrackerIntegrations(
-        feedback_items.session,
-        feedback_items.scope,
-        feedback_items.project,
-        secret_box(settings.secret_key),
-        settings,
+    return build(
+        TrackerIntegrations, feedback_items.session, feedback_items.scope, feedback_items.project, settings
     )
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +20,7 @@ from admin_ui.forms import Form
 from admin_ui.rendering import render
 from app.config import Settings
 from app.db.models import Project
-from app.dependencies import provide_mintlify, provide_stripe, provide_trackers
+from app.dependencies import provide
 from app.errors import InvalidRequest, UpstreamError, missing_field, msgspec_violation
 from app.integrations import tracker_integrations
 from app.integrations.mintlify_api import MintlifyError
@@ -67,9 +66,9 @@ class IntegrationsController(Controller):
     path = "/projects/{project_id:str}/integrations"
     include_in_schema = False
     dependencies = {
-        "stripe": Provide(provide_stripe),
-        "mintlify": Provide(provide_mintlify),
-        "trackers": Provide(provide_trackers),
+        "stripe": provide(StripeIntegrations),
+        "mintlify": provide(MintlifyIntegrations),
+        "trackers": provide(TrackerIntegrations),
     }
 
     async def _page(

@@ -9,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -18,7 +17,7 @@ from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
 from app.db.models import Role
-from app.dependencies import provide_invitations, provide_members
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.services.feedback_items import unassign_member
 from app.services.invitation_mail import Inviter, invitation_link, invite, invite_again
@@ -50,7 +49,7 @@ def inviter(me: ConsoleUser, scope: OrgScope) -> Inviter:
 class MembersController(Controller):
     path = "/members"
     include_in_schema = False
-    dependencies = {"members": Provide(provide_members), "invitations": Provide(provide_invitations)}
+    dependencies = {"members": provide(Members), "invitations": provide(Invitations)}
 
     async def _page(
         self,

@@ -8,12 +8,11 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form
 from admin_ui.rendering import render
-from app.dependencies import provide_erasure
+from app.dependencies import provide
 from app.errors import InvalidRequest, msgspec_violation
 from app.schemas.privacy import ErasureBody
 from app.services.erasure import Erasure, Person
@@ -44,7 +43,7 @@ def person_of(form: ErasureForm) -> Person:
 class PrivacyController(Controller):
     path = "/privacy"
     include_in_schema = False
-    dependencies = {"erasure": Provide(provide_erasure)}
+    dependencies = {"erasure": provide(Erasure)}
 
     @get("/", opt=ADMIN)
     async def page(self, request: HTMXRequest) -> Any:

@@ -2,7 +2,7 @@
 each with a chart over time; the chosen page's helpfulness per version and its most common reasons for
 "No"; and the pages with the most "not helpful" votes.
 
-Figures come from the rating statistics service the API uses (rating_stats / rating_series)."""
+Figures come from the rating statistics service the API uses (`RatingStatistics`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 from litestar import Controller, get
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.charts import bar_chart
 from admin_ui.listing import choice
@@ -19,10 +18,11 @@ from admin_ui.version_ranges import reason_label, significant_drop, version_rang
 from app.db.models import Project, RatingType
 from app.db.models.field_rules import PATH_MAX_LENGTH, is_page_path
 from app.db.read_routing import REPLICA_READS
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.schemas.rating_stats import HelpfulVersions
-from app.services.helpful_pages import most_not_helpful
-from app.services.rating_stats import rating_series, rating_stats, version_stats
+from app.services.helpful_pages import HelpfulPages
+from app.services.rating_stats import RatingStatistics
 
 
 def rating_path(value: str) -> str | None:
@@ -37,19 +37,22 @@ def rating_path(value: str) -> str | None:
 class RatingsController(Controller):
     path = "/projects/{project_id:str}/ratings"
     include_in_schema = False
+    dependencies = {"statistics": provide(RatingStatistics), "pages": provide(HelpfulPages)}
 
     @get("/", opt=REPLICA_READS)
-    async def ratings_page(self, request: HTMXRequest, db_session: AsyncSession, project: Project) -> Any:
+    async def ratings_page(
+        self, request: HTMXRequest, project: Project, statistics: RatingStatistics, pages: HelpfulPages
+    ) -> Any:
         interval = choice(request.query_params.get("interval"), ("day", "week"), "interval") or "day"
         path = rating_path(request.query_params.get("path", ""))
-        helpful = await rating_stats(db_session, project, RatingType.HELPFUL, path)
-        star = await rating_stats(db_session, project, RatingType.STAR, path)
-        nps = await rating_stats(db_session, project, RatingType.NPS, path)
+        helpful = await statistics.stats(RatingType.HELPFUL, path)
+        star = await statistics.stats(RatingType.STAR, path)
+        nps = await statistics.stats(RatingType.NPS, path)
         series = {
-            kind: (await rating_series(db_session, project, kind, path, interval=interval)).points  # type: ignore[arg-type]
+            kind: (await statistics.series(kind, path, interval=interval)).points  # type: ignore[arg-type]
             for kind in RatingType
         }
-        versions = await version_stats(db_session, project, RatingType.HELPFUL, path)
+        versions = await statistics.versions(RatingType.HELPFUL, path)
         assert isinstance(versions, HelpfulVersions)
         ranges = version_ranges(versions.versions)
         max_stars = len(star.distribution)  # type: ignore[union-attr]
@@ -85,7 +88,7 @@ class RatingsController(Controller):
             star=star,
             nps=nps,
             charts=charts,
-            pages=await most_not_helpful(db_session, project),
+            pages=await pages.most_not_helpful(),
             versions=ranges,
             drop=significant_drop(ranges),
             reasons=[(reason_label(reason), n) for reason, n in list(helpful.reasons.items())[:5]],  # type: ignore[union-attr]

@@ -7,13 +7,12 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.listing import PAGE_SIZE
 from admin_ui.rendering import go_to, render
 from app.db.models import Project
-from app.dependencies import provide_contact_messages, provide_feedback_items
+from app.dependencies import provide
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackFilter, FeedbackItems
 from tenants.permissions import needs
@@ -26,8 +25,8 @@ class SpamController(Controller):
     path = "/projects/{project_id:str}/spam"
     include_in_schema = False
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
-        "contact_messages": Provide(provide_contact_messages),
+        "feedback_items": provide(FeedbackItems),
+        "contact_messages": provide(ContactMessages),
     }
 
     @get("/")

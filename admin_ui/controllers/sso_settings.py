@@ -9,19 +9,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
-from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.integrations.dns_records import DnsFailure, txt_records
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from tenants.permissions import needs
-from tenants.scope import Access, OrgScope
+from tenants.scope import Access
 from tenants.single_sign_on import SsoConnections, SsoSettings, check_domain, check_issuer, parse_domains
 
 ADMIN = needs(Access.ADMIN)
@@ -47,17 +45,10 @@ def redirect_uri(settings: Settings) -> str:
     return settings.base_url + CALLBACK_PATH
 
 
-async def provide_sso_connections(
-    request: HTMXRequest, db_session: AsyncSession, org_scope: OrgScope
-) -> SsoConnections:
-    settings: Settings = request.app.state.settings
-    return SsoConnections(db_session, org_scope, secret_box(settings.secret_key, SSO_CLIENT_SECRETS))
-
-
 class SsoSettingsController(Controller):
     path = "/settings/sso"
     include_in_schema = False
-    dependencies = {"connections": Provide(provide_sso_connections)}
+    dependencies = {"connections": provide(SsoConnections)}
 
     @get("/", opt=ADMIN)
     async def page(self, request: HTMXRequest, connections: SsoConnections, saved: str | None = None) -> Any:

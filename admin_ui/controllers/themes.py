@@ -7,13 +7,12 @@ from datetime import timedelta
 from typing import Any
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.listing import choice
 from admin_ui.rendering import go_to, render
 from app.db.models import Project
-from app.dependencies import provide_insights
+from app.dependencies import provide
 from app.errors import Unavailable
 from app.services.insights import Insights
 from app.timestamps import utc_now
@@ -27,7 +26,7 @@ WINDOWS = {"7": 7, "30": 30, "90": 90}
 class ThemesController(Controller):
     path = "/projects/{project_id:str}/themes"
     include_in_schema = False
-    dependencies = {"insights": Provide(provide_insights)}
+    dependencies = {"insights": provide(Insights)}
 
     @get("/")
     async def themes(self, request: HTMXRequest, project: Project, insights: Insights) -> Any:

@@ -8,14 +8,13 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.console_user import ConsoleUser
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import render
 from app.db.models import TokenScope
-from app.dependencies import provide_access_tokens, provide_connected_apps
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from tenants.access_tokens import AccessTokens
 from tenants.connected_apps import ConnectedApps
@@ -32,8 +31,8 @@ class TokensController(Controller):
     path = "/settings/tokens"
     include_in_schema = False
     dependencies = {
-        "access_tokens": Provide(provide_access_tokens),
-        "connected_apps": Provide(provide_connected_apps),
+        "access_tokens": provide(AccessTokens),
+        "connected_apps": provide(ConnectedApps),
     }
 
     async def _page(

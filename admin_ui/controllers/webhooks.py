@@ -10,14 +10,13 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.forms import Form, field_error
 from admin_ui.rendering import render
 from app.db.models import WebhookEndpoint, WebhookFormat
-from app.dependencies import provide_webhooks
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.webhooks.deliveries import WebhookDeliveries
 from app.webhooks.endpoints import WebhookEndpoints
@@ -40,7 +39,7 @@ class WebhookForm:
 class WebhooksController(Controller):
     path = "/webhooks"
     include_in_schema = False
-    dependencies = {"webhooks": Provide(provide_webhooks)}
+    dependencies = {"webhooks": provide(WebhookEndpoints)}
 
     async def _page(
         self, request: HTMXRequest, db_session: AsyncSession, webhooks: WebhookEndpoints, **context: Any

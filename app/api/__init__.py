@@ -22,7 +22,8 @@ from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
 from app.api.themes import ThemeController
 from app.api.webhooks import WebhookController
-from app.dependencies import provide_projects
+from app.dependencies import provide
+from app.services.projects import Projects
 from tenants.api_key_auth import ApiKeyAuthentication
 from tenants.permissions import access_guard, changes_need
 from tenants.scope import Access, provide_org_scope
@@ -50,7 +51,7 @@ api_router = Router(
     opt=changes_need(Access.WRITE),
     dependencies={
         "org_scope": Provide(provide_org_scope),
-        "projects": Provide(provide_projects),
+        "projects": provide(Projects),
         "project": Provide(provide_project),
     },
     security=[{"ApiKey": []}],

@@ -4,11 +4,10 @@ webhooks and integrations, who erased whose data and who deleted what for good; 
 from __future__ import annotations
 
 from litestar import get
-from litestar.di import Provide
 
 from app.api.paging import Limit, Page
 from app.db.read_routing import REPLICA_READS
-from app.dependencies import provide_audit_log
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.audit_log import AuditEntryOut, AuditLogPage
 from app.schemas.pagination import Pagination
@@ -20,7 +19,7 @@ from app.services.audit_log import AuditLog
     summary="The organization's audit log, newest first",
     tags=["Audit log"],
     responses=error_responses(400, 401),
-    dependencies={"log": Provide(provide_audit_log)},
+    dependencies={"log": provide(AuditLog)},
     opt=REPLICA_READS,
 )
 async def audit_log(log: AuditLog, page: Page = 1, limit: Limit = 20) -> AuditLogPage:

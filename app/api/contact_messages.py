@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, delete, get, patch, post
-from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
@@ -16,7 +15,7 @@ from app.compression import SKIP_COMPRESSION
 from app.db.ids import parse_uuid
 from app.db.models import ContactMessage, Project
 from app.db.read_routing import REPLICA_READS, read_sessions
-from app.dependencies import provide_contact_messages, provide_contact_replies
+from app.dependencies import provide
 from app.errors import error_responses
 from app.exports import CONTACT_MESSAGES, ExportFormat, export_response
 from app.schemas.contact_message import ContactMessageList, ContactMessageOut, ContactMessagePatchBody
@@ -37,8 +36,8 @@ class ContactMessageController(Controller):
     path = "/projects/{project_id:str}/contact-messages"
     tags = ["Contact messages"]
     dependencies = {
-        "contact_messages": Provide(provide_contact_messages),
-        "contact_replies": Provide(provide_contact_replies),
+        "contact_messages": provide(ContactMessages),
+        "contact_replies": provide(ContactReplies),
     }
 
     @get(

@@ -18,7 +18,7 @@ from app.db.ids import parse_uuid
 from app.db.models import FeedbackSource, Project
 from app.db.models.field_rules import PATH_MAX_LENGTH
 from app.db.read_routing import REPLICA_READS, read_sessions
-from app.dependencies import provide_feedback_attachments, provide_feedback_items, provide_insights
+from app.dependencies import provide
 from app.errors import error_responses
 from app.exports import FEEDBACK, ExportFormat, export_response
 from app.exports.attachments import attachment_response
@@ -93,9 +93,9 @@ class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     tags = ["Feedback"]
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
-        "feedback_attachments": Provide(provide_feedback_attachments),
-        "insights": Provide(provide_insights),
+        "feedback_items": provide(FeedbackItems),
+        "feedback_attachments": provide(FeedbackAttachments),
+        "insights": provide(Insights),
         "where": Provide(provide_feedback_filter),
     }
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Controller, Request, delete, get, post, put
-from litestar.di import Provide
 
-from app.dependencies import provide_mintlify, provide_stripe, provide_trackers, request_settings
+from app.dependencies import provide, request_settings
 from app.errors import UpstreamError, error_responses
 from app.integrations import stripe_integrations
 from app.integrations.mintlify_api import MintlifyError
@@ -36,7 +35,7 @@ from app.schemas.integrations import (
 class StripeIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/stripe"
     tags = ["Integrations"]
-    dependencies = {"stripe": Provide(provide_stripe)}
+    dependencies = {"stripe": provide(StripeIntegrations)}
 
     @put(
         "/",
@@ -79,7 +78,7 @@ class StripeIntegrationController(Controller):
 class MintlifyIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/mintlify"
     tags = ["Integrations"]
-    dependencies = {"mintlify": Provide(provide_mintlify)}
+    dependencies = {"mintlify": provide(MintlifyIntegrations)}
 
     @put(
         "/",
@@ -134,7 +133,7 @@ class MintlifyIntegrationController(Controller):
 class TrackerIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/{tracker:str}"
     tags = ["Integrations"]
-    dependencies = {"trackers": Provide(provide_trackers)}
+    dependencies = {"trackers": provide(TrackerIntegrations)}
 
     @put(
         "/",

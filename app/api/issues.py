@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import msgspec
 from litestar import Controller, post
-from litestar.di import Provide
 
 from app.db.ids import parse_uuid
-from app.dependencies import provide_feedback_items, provide_trackers
+from app.dependencies import provide
 from app.errors import InvalidRequest, error_responses
 from app.integrations.tracker_integrations import TrackerIntegrations
 from app.integrations.trackers import TRACKERS
@@ -20,8 +19,8 @@ class IssueController(Controller):
     path = "/projects/{project_id:str}/feedback/{feedback_id:str}/issues"
     tags = ["Feedback"]
     dependencies = {
-        "feedback_items": Provide(provide_feedback_items),
-        "trackers": Provide(provide_trackers),
+        "feedback_items": provide(FeedbackItems),
+        "trackers": provide(TrackerIntegrations),
     }
 
     @post(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from litestar import get
-from litestar.di import Provide
 
-from app.dependencies import provide_members
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.member import MemberList, MemberOut
 from app.timestamps import iso_z
@@ -17,7 +16,7 @@ from tenants.members import Members
     summary="The organization's members, oldest first",
     tags=["Members"],
     responses=error_responses(401),
-    dependencies={"members": Provide(provide_members)},
+    dependencies={"members": provide(Members)},
 )
 async def list_members(members: Members) -> MemberList:
     """Each member's user_id, email, role and when they joined: the user_id is what a feedback item's

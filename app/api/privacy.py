@@ -4,9 +4,8 @@ organization, counters kept exact."""
 from __future__ import annotations
 
 from litestar import post
-from litestar.di import Provide
 
-from app.dependencies import provide_erasure
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.privacy import ErasedOut, ErasureBody
 from app.services.erasure import Erasure, Person
@@ -19,7 +18,7 @@ from app.services.erasure import Erasure, Person
     "every contact message from this email (case-insensitive), in every project of the organization",
     tags=["Privacy"],
     responses=error_responses(400, 401, 403, 413, 415),
-    dependencies={"erasure": Provide(provide_erasure)},
+    dependencies={"erasure": provide(Erasure)},
 )
 async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
     """Needs submitted_by, email or both; the answer counts what was deleted. Cannot be undone."""

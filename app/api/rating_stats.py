@@ -6,14 +6,14 @@ from typing import Annotated
 
 from litestar import Controller, get
 from litestar.params import Parameter
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.parameters import PathFilter, Since, TypeFilter, Until
-from app.db.models import Project, RatingType
+from app.db.models import RatingType
 from app.db.read_routing import REPLICA_READS
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.rating_stats import HelpfulStats, Interval, RatingSeries, RatingStats, RatingVersions
-from app.services.rating_stats import rating_series, rating_stats, version_stats
+from app.services.rating_stats import RatingStatistics
 from app.services.time_bounds import parse_bounds
 
 
@@ -21,6 +21,7 @@ class RatingStatsController(Controller):
     path = "/projects/{project_id:str}/ratings/stats"
     tags = ["Rating statistics"]
     opt = REPLICA_READS
+    dependencies = {"statistics": provide(RatingStatistics)}
 
     @get(
         "/",
@@ -29,15 +30,14 @@ class RatingStatsController(Controller):
     )
     async def helpful_stats(
         self,
-        db_session: AsyncSession,
-        project: Project,
+        statistics: RatingStatistics,
         path: PathFilter = None,
         since: Since = None,
         until: Until = None,
     ) -> HelpfulStats:
         """Counts of Yes and No, the helpful share and the reasons given with a No."""
         start, end = parse_bounds(since, until)
-        stats = await rating_stats(db_session, project, RatingType.HELPFUL, path, start, end)
+        stats = await statistics.stats(RatingType.HELPFUL, path, start, end)
         assert isinstance(stats, HelpfulStats)
         return stats
 
@@ -48,8 +48,7 @@ class RatingStatsController(Controller):
     )
     async def typed_stats(
         self,
-        db_session: AsyncSession,
-        project: Project,
+        statistics: RatingStatistics,
         type: TypeFilter = RatingType.HELPFUL,
         path: PathFilter = None,
         since: Since = None,
@@ -57,7 +56,7 @@ class RatingStatsController(Controller):
     ) -> RatingStats:
         """The body is the statistics of the type asked for: helpful, star or nps."""
         start, end = parse_bounds(since, until)
-        return await rating_stats(db_session, project, type, path, start, end)
+        return await statistics.stats(type, path, start, end)
 
     @get(
         "/series",
@@ -70,8 +69,7 @@ class RatingStatsController(Controller):
     )
     async def series(
         self,
-        db_session: AsyncSession,
-        project: Project,
+        statistics: RatingStatistics,
         type: TypeFilter = RatingType.HELPFUL,
         path: PathFilter = None,
         since: Since = None,
@@ -80,7 +78,7 @@ class RatingStatsController(Controller):
     ) -> RatingSeries:
         """Buckets are UTC days or ISO weeks that start on Monday."""
         start, end = parse_bounds(since, until)
-        return await rating_series(db_session, project, type, path, start, end, interval)
+        return await statistics.series(type, path, start, end, interval)
 
     @get(
         "/versions",
@@ -94,10 +92,9 @@ class RatingStatsController(Controller):
     )
     async def versions(
         self,
-        db_session: AsyncSession,
-        project: Project,
+        statistics: RatingStatistics,
         type: TypeFilter = RatingType.HELPFUL,
         path: PathFilter = None,
     ) -> RatingVersions:
         """Lets a release be compared with the one before it."""
-        return await version_stats(db_session, project, type, path)
+        return await statistics.versions(type, path)

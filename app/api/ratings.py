@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post
-from litestar.di import Provide
 from litestar.params import Parameter
 from litestar.response import Stream
 
@@ -14,7 +13,7 @@ from app.api.parameters import PathFilter, Since, TypeFilter, Until, VerifiedFil
 from app.compression import SKIP_COMPRESSION
 from app.db.models import Project, Rating, RatingType
 from app.db.read_routing import REPLICA_READS, read_sessions
-from app.dependencies import provide_ratings
+from app.dependencies import provide
 from app.errors import error_responses
 from app.exports import RATINGS, ExportFormat, export_response
 from app.ingest import helpful_input, typed_input
@@ -29,7 +28,7 @@ from app.services.time_bounds import parse_bounds
 class RatingController(Controller):
     path = "/projects/{project_id:str}/ratings"
     tags = ["Ratings"]
-    dependencies = {"ratings": Provide(provide_ratings)}
+    dependencies = {"ratings": provide(Ratings)}
 
     @post(
         "/",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from litestar import Controller, get, post
-from litestar.di import Provide
 
 from app.api.parameters import Since, Until
-from app.dependencies import provide_insights
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.insights import ThemesOut
 from app.services.feedback_bodies import themes
@@ -16,7 +15,7 @@ from app.services.insights import Insights
 class ThemeController(Controller):
     path = "/projects/{project_id:str}/themes"
     tags = ["Insights"]
-    dependencies = {"insights": Provide(provide_insights)}
+    dependencies = {"insights": provide(Insights)}
 
     @get("/", summary="Themes of the project's feedback", responses=error_responses(400, 401, 403, 404, 503))
     async def list_themes(self, insights: Insights, since: Since = None, until: Until = None) -> ThemesOut:

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.paging import Limit, Page
 from app.db.models import WebhookEndpoint
-from app.dependencies import provide_webhooks
+from app.dependencies import provide
 from app.errors import error_responses
 from app.schemas.pagination import Pagination
 from app.webhooks.deliveries import WebhookDeliveries
@@ -44,7 +44,7 @@ class WebhookController(Controller):
     path = "/webhooks"
     tags = ["Webhooks"]
     dependencies = {
-        "webhooks": Provide(provide_webhooks),
+        "webhooks": provide(WebhookEndpoints),
         "webhook": Provide(provide_webhook),
         "deliveries": Provide(provide_deliveries),
     }

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackSource, MintlifyIntegration, Project
-from app.db.secret_box import SecretBox, secret_box
+from app.db.secret_box import secret_box
 from app.db.transactions import unit_of_work
 from app.integrations.claims import claim
 from app.integrations.integration_rows import IntegrationRows
@@ -50,10 +50,8 @@ class MintlifyIntegrations(IntegrationRows[MintlifyIntegration]):
     model = MintlifyIntegration
     name = "Mintlify"
 
-    def __init__(
-        self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox, settings: Settings
-    ) -> None:
-        super().__init__(session, scope, project, box)
+    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, settings: Settings) -> None:
+        super().__init__(session, scope, project, secret_box(settings.secret_key))
         self.settings = settings
 
     async def enable(self, mintlify_project_id: str, api_key: str) -> MintlifyIntegration:

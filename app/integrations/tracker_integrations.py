@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackStatus, Project, TrackerIntegration
-from app.db.secret_box import SecretBox
+from app.db.secret_box import SecretBox, secret_box
 from app.errors import (
     Conflict,
     InvalidRequest,
@@ -52,11 +52,9 @@ def webhook_url(base_url: str, integration: TrackerIntegration) -> str:
 class TrackerIntegrations(ProjectScoped):
     """A project's tracker integrations; one removed, its webhook URL answers 404 from then on."""
 
-    def __init__(
-        self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox, settings: Settings
-    ) -> None:
+    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, settings: Settings) -> None:
         super().__init__(session, scope, project)
-        self.box = box
+        self.box = secret_box(settings.secret_key)
         self.settings = settings
 
     async def all(self) -> dict[str, TrackerIntegration]:

@@ -15,6 +15,7 @@ import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import FeedbackSource, Project, RatingType
+from app.dependencies import Service, build
 from app.mcp.tool_arguments import (
     Arguments,
     ContactMessageListArguments,
@@ -40,10 +41,10 @@ from app.schemas.rating_stats import RatingStats, RatingVersions
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_bodies import feedback_out, feedback_page, similar_items, themes
 from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems
-from app.services.helpful_pages import most_not_helpful
+from app.services.helpful_pages import HelpfulPages
 from app.services.insights import Insights
 from app.services.projects import Projects, parse_uuid
-from app.services.rating_stats import rating_stats, version_stats
+from app.services.rating_stats import RatingStatistics
 from app.services.ratings import Ratings
 from app.services.time_bounds import parse_bounds
 from tenants.scope import OrgScope
@@ -58,9 +59,13 @@ class ToolCall:
     session: AsyncSession
     scope: OrgScope
 
+    def service(self, service: type[Service], project: Project | None = None) -> Service:
+        """A service in this call's session and scope, built the way a request's dependencies build it."""
+        return build(service, self.session, self.scope, project)
+
     async def project(self, ref: str) -> Project:
         """The project named by id or key, within the caller's organization (another's is not found)."""
-        return await Projects(self.session, self.scope).get(ref)
+        return await self.service(Projects).get(ref)
 
 
 Answer = tuple[msgspec.Struct, str]
@@ -82,7 +87,7 @@ class Tool(Generic[A]):
 
 
 async def list_projects(call: ToolCall, _: Arguments) -> Answer:
-    projects = Projects(call.session, call.scope)
+    projects = call.service(Projects)
     items = await projects.list()
     counts = await projects.feedback_counts(items)
     body = ProjectList(projects=[ProjectOut.of(p, counts[p.id]) for p in items])
@@ -92,14 +97,14 @@ async def list_projects(call: ToolCall, _: Arguments) -> Answer:
 
 async def get_project(call: ToolCall, args: ProjectArguments) -> Answer:
     project = await call.project(args.project_id)
-    counts = await Projects(call.session, call.scope).feedback_counts([project])
+    counts = await call.service(Projects).feedback_counts([project])
     body = ProjectOut.of(project, counts[project.id])
     return body, f"Project {body.name} ({body.id}) with {body.feedback_count} feedback items."
 
 
 async def list_feedback(call: ToolCall, args: FeedbackListArguments) -> Answer:
     project = await call.project(args.project_id)
-    items = FeedbackItems(call.session, call.scope, project)
+    items = call.service(FeedbackItems, project)
     where = FeedbackFilter(
         status=args.status,
         type=args.type,
@@ -110,20 +115,20 @@ async def list_feedback(call: ToolCall, args: FeedbackListArguments) -> Answer:
         semantic=args.semantic,
     )
     if args.theme is not None:
-        where = replace(where, theme=(await Insights(call.session, call.scope, project).theme(args.theme)).id)
+        where = replace(where, theme=(await call.service(Insights, project).theme(args.theme)).id)
     found, total = await items.list(where, page=args.page, limit=args.limit)
     body = await feedback_page(items, found, page=args.page, limit=args.limit, total=total)
     return body, _page_text(len(found), total, args.page, "feedback items")
 
 
 async def get_feedback(call: ToolCall, args: FeedbackArguments) -> Answer:
-    items = FeedbackItems(call.session, call.scope, await call.project(args.project_id))
+    items = call.service(FeedbackItems, await call.project(args.project_id))
     item = await feedback_out(items, await items.get(parse_uuid(args.feedback_id, "feedback_id")))
     return item, f"{item.type} feedback {item.id}, status {item.status}: {_excerpt(item.message)}"
 
 
 async def create_feedback(call: ToolCall, args: FeedbackCreateArguments) -> Answer:
-    items = FeedbackItems(call.session, call.scope, await call.project(args.project_id))
+    items = call.service(FeedbackItems, await call.project(args.project_id))
     created = await items.create(
         message=args.message,
         type=args.type,
@@ -139,7 +144,7 @@ async def create_feedback(call: ToolCall, args: FeedbackCreateArguments) -> Answ
 
 
 async def update_feedback(call: ToolCall, args: FeedbackUpdateArguments) -> Answer:
-    items = FeedbackItems(call.session, call.scope, await call.project(args.project_id))
+    items = call.service(FeedbackItems, await call.project(args.project_id))
     item = await items.get(parse_uuid(args.feedback_id, "feedback_id"))
     changes: FeedbackChanges = {
         key: value  # type: ignore[misc]
@@ -152,7 +157,7 @@ async def update_feedback(call: ToolCall, args: FeedbackUpdateArguments) -> Answ
 
 
 async def list_ratings(call: ToolCall, args: RatingListArguments) -> Answer:
-    ratings = Ratings(call.session, call.scope, await call.project(args.project_id))
+    ratings = call.service(Ratings, await call.project(args.project_id))
     found, total = await ratings.page(RatingType(args.type), page=args.page, limit=args.limit, path=args.path)
     body = TypedRatingList(
         ratings=[TypedRatingOut.of(r) for r in found],
@@ -164,13 +169,13 @@ async def list_ratings(call: ToolCall, args: RatingListArguments) -> Answer:
 async def rating_stats_tool(call: ToolCall, args: RatingStatsArguments) -> Answer:
     project = await call.project(args.project_id)
     start, end = parse_bounds(args.since, args.until)
-    stats = await rating_stats(call.session, project, RatingType(args.type), args.path, start, end)
+    stats = await call.service(RatingStatistics, project).stats(RatingType(args.type), args.path, start, end)
     return stats, f"{args.type} rating statistics of {project.name}: {msgspec.json.encode(stats).decode()}"
 
 
 async def rating_versions(call: ToolCall, args: RatingVersionsArguments) -> Answer:
     project = await call.project(args.project_id)
-    body = await version_stats(call.session, project, RatingType(args.type), args.path)
+    body = await call.service(RatingStatistics, project).versions(RatingType(args.type), args.path)
     return body, f"{len(body.versions)} versions with {args.type} ratings in {project.name}."
 
 
@@ -188,7 +193,7 @@ class WorstPages(msgspec.Struct):
 
 async def worst_pages(call: ToolCall, args: WorstPagesArguments) -> Answer:
     project = await call.project(args.project_id)
-    pages = await most_not_helpful(call.session, project, args.limit)
+    pages = await call.service(HelpfulPages, project).most_not_helpful(args.limit)
     body = WorstPages(
         pages=[WorstPage(p.path, p.not_helpful, p.helpful, p.percentage) for p in pages],
     )
@@ -197,7 +202,7 @@ async def worst_pages(call: ToolCall, args: WorstPagesArguments) -> Answer:
 
 
 async def list_contact_messages(call: ToolCall, args: ContactMessageListArguments) -> Answer:
-    messages = ContactMessages(call.session, call.scope, await call.project(args.project_id))
+    messages = call.service(ContactMessages, await call.project(args.project_id))
     found, total = await messages.list(
         search=args.search, archived=args.archived, page=args.page, limit=args.limit
     )
@@ -209,7 +214,7 @@ async def list_contact_messages(call: ToolCall, args: ContactMessageListArgument
 
 
 async def list_themes(call: ToolCall, args: ThemeListArguments) -> Answer:
-    insights = Insights(call.session, call.scope, await call.project(args.project_id))
+    insights = call.service(Insights, await call.project(args.project_id))
     body = await themes(insights, args.since, args.until)
     lines = "; ".join(
         f"{t.label} ({t.count}, previously {t.previous_count}, theme {t.id})" for t in body.themes
@@ -219,9 +224,9 @@ async def list_themes(call: ToolCall, args: ThemeListArguments) -> Answer:
 
 async def similar_feedback(call: ToolCall, args: SimilarFeedbackArguments) -> Answer:
     project = await call.project(args.project_id)
-    items = FeedbackItems(call.session, call.scope, project)
+    items = call.service(FeedbackItems, project)
     item = await items.get(parse_uuid(args.feedback_id, "feedback_id"))
-    body = await similar_items(items, Insights(call.session, call.scope, project), item, args.limit)
+    body = await similar_items(items, call.service(Insights, project), item, args.limit)
     if body.pending:
         return body, "This item's meaning is not computed yet; ask again in a moment."
     lines = "; ".join(

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AuditEntry
 from app.db.paging import one_page
-from tenants.scope import OrgScope
+from tenants.scope import OrgScoped
 
 
-class AuditLog:
-    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
-
+class AuditLog(OrgScoped):
     async def page(self, *, page: int = 1, limit: int = 20) -> tuple[list[AuditEntry], int]:
         """One page of the organization's entries, newest first, and their total."""
         where = AuditEntry.org_id == self.scope.org_id

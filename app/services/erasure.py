@@ -19,7 +19,6 @@ from typing import Any
 from uuid import UUID
 
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress
@@ -28,7 +27,7 @@ from app.ingest import delete_ratings
 from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
 from app.webhooks.forgetting import forget_deliveries_about
-from tenants.scope import OrgScope
+from tenants.scope import OrgScoped
 
 CONTACT_KEYS = ("contact", "email")
 """Metadata keys whose value is a person's email address (Mintlify imports keep `contact`)."""
@@ -53,11 +52,7 @@ class Person:
             raise InvalidRequest("submitted_by", "give submitted_by, email or both")
 
 
-class Erasure:
-    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
-
+class Erasure(OrgScoped):
     async def preview(self, person: Person) -> Erased:
         """How many items an erasure would delete now."""
         feedback, ratings, messages = self._conditions(person)

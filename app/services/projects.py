@@ -18,7 +18,7 @@ from app.errors import Forbidden, InvalidRequest, NotFound
 from app.ingest import normalize_origins
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from tenants.permissions import require
-from tenants.scope import Access, OrgScope
+from tenants.scope import Access, OrgScope, OrgScoped
 
 
 def check_name(name: str) -> str:
@@ -51,11 +51,7 @@ def check_description(description: str) -> str:
     return description.strip()
 
 
-class Projects:
-    def __init__(self, session: AsyncSession, scope: OrgScope) -> None:
-        self.session = session
-        self.scope = scope
-
+class Projects(OrgScoped):
     async def list(self) -> list[Project]:
         result = await self.session.scalars(
             select(Project)
@@ -163,13 +159,12 @@ class Projects:
             raise Forbidden("this project belongs to another organization")
 
 
-class ProjectScoped:
+class ProjectScoped(OrgScoped):
     """Base of the services of one project. They take the request's scope, like every organization
     service, and the project `Projects` found for it; a project of another organization is refused."""
 
     def __init__(self, session: AsyncSession, scope: OrgScope, project: Project) -> None:
         if project.org_id != scope.org_id:
             raise Forbidden("this project belongs to another organization")
-        self.session = session
-        self.scope = scope
+        super().__init__(session, scope)
         self.project = project

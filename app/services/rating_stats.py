@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import Select, false, func, literal, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import (
     ALL_PATHS,
@@ -52,6 +51,7 @@ from app.schemas.rating_stats import (
     StarVersion,
     StarVersions,
 )
+from app.services.projects import ProjectScoped
 from app.services.time_bounds import start_of_day
 from app.timestamps import iso_z, utc_now
 
@@ -65,113 +65,164 @@ DEFAULT_BUCKETS = {"day": 30, "week": 12}
 """Without since, a series shows the last 30 days or the last 12 weeks up to until (or now)."""
 
 
-async def rating_stats(
-    session: AsyncSession,
-    project: Project,
-    rating_type: RatingType,
-    path: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> RatingStats:
-    """Statistics of the non-archived ratings of one type in [since, until), optionally for one path."""
-    split = split_days(since, until)
-    tally: Tally = Counter()
-    if split.all_time:
-        rows = await session.execute(_totals_query(project, rating_type, path))
-        for scale, value, reason, count in rows.tuples():
-            tally[scale, value, reason] += int(count)
-    elif split.has_whole_days:
-        rows = await session.execute(_counter_query(project, rating_type, path, split))
-        for scale, value, reason, count in rows.tuples():
-            tally[scale, value, reason] += int(count)
-    for start, end in split.edges:
-        tally.update(await _row_tally(session, project, rating_type, path, start, end))
-    return stats_of(rating_type, tally)
+class RatingStatistics(ProjectScoped):
+    """The rating figures of one project, found within the scope's organization."""
 
+    async def stats(
+        self,
+        rating_type: RatingType,
+        path: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> RatingStats:
+        """Statistics of the non-archived ratings of one type in [since, until), optionally for one path."""
+        split = split_days(since, until)
+        tally: Tally = Counter()
+        if split.all_time:
+            rows = await self.session.execute(_totals_query(self.project, rating_type, path))
+            for scale, value, reason, count in rows.tuples():
+                tally[scale, value, reason] += int(count)
+        elif split.has_whole_days:
+            rows = await self.session.execute(_counter_query(self.project, rating_type, path, split))
+            for scale, value, reason, count in rows.tuples():
+                tally[scale, value, reason] += int(count)
+        for start, end in split.edges:
+            tally.update(await self._row_tally(rating_type, path, start, end))
+        return stats_of(rating_type, tally)
 
-async def rating_series(
-    session: AsyncSession,
-    project: Project,
-    rating_type: RatingType,
-    path: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    interval: Interval = "day",
-) -> RatingSeries:
-    """One point per day or ISO week (starting Monday) from since to until, empty buckets included."""
-    last_day = ((until or utc_now()) - timedelta(microseconds=1)).date()
-    if since is None:
-        first_bucket = bucket_start(last_day, interval) - _step(interval) * (DEFAULT_BUCKETS[interval] - 1)
-        since = start_of_day(first_bucket)
-    starts = _bucket_starts(since.date(), last_day, interval)
-    tallies = await _day_tallies(session, project, rating_type, path, since, until)
-    by_bucket: defaultdict[date, Tally] = defaultdict(Counter)
-    for day, tally in tallies.items():
-        by_bucket[bucket_start(day, interval)].update(tally)
-    points = [_point(stats_of(rating_type, by_bucket[start]), iso_z(start_of_day(start))) for start in starts]
-    series_type = _SERIES[rating_type]
-    return series_type(interval=interval, points=points)  # type: ignore[arg-type]
+    async def series(
+        self,
+        rating_type: RatingType,
+        path: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        interval: Interval = "day",
+    ) -> RatingSeries:
+        """One point per day or ISO week (starting Monday) from since to until, empty buckets included."""
+        last_day = ((until or utc_now()) - timedelta(microseconds=1)).date()
+        if since is None:
+            first_bucket = bucket_start(last_day, interval) - _step(interval) * (
+                DEFAULT_BUCKETS[interval] - 1
+            )
+            since = start_of_day(first_bucket)
+        starts = _bucket_starts(since.date(), last_day, interval)
+        tallies = await self._day_tallies(rating_type, path, since, until)
+        by_bucket: defaultdict[date, Tally] = defaultdict(Counter)
+        for day, tally in tallies.items():
+            by_bucket[bucket_start(day, interval)].update(tally)
+        points = [
+            _point(stats_of(rating_type, by_bucket[start]), iso_z(start_of_day(start))) for start in starts
+        ]
+        series_type = _SERIES[rating_type]
+        return series_type(interval=interval, points=points)  # type: ignore[arg-type]
 
-
-async def version_stats(
-    session: AsyncSession, project: Project, rating_type: RatingType, path: str | None = None
-) -> RatingVersions:
-    """All-time statistics of each version with counted ratings, in the order the versions were first
-    seen (their first UTC day with a counted rating), from the totals and the day counters."""
-    where = (
-        RatingTotal.project_id == project.id,
-        RatingTotal.rating_type == str(rating_type),
-        RatingTotal.path == (path or ALL_PATHS),
-        RatingTotal.version != NO_VERSION,
-    )
-    tallies: defaultdict[str, Tally] = defaultdict(Counter)
-    rows = await session.execute(
-        select(
-            RatingTotal.version, RatingTotal.scale, RatingTotal.value, RatingTotal.reason, RatingTotal.count
-        ).where(*where)
-    )
-    for version, scale, value, reason, count in rows.tuples():
-        tallies[version][scale, value, reason] += int(count)
-    first_days = await session.execute(
-        select(RatingCounter.version, func.min(RatingCounter.day))
-        .where(
-            RatingCounter.project_id == project.id,
-            RatingCounter.rating_type == str(rating_type),
-            RatingCounter.path == (path or ALL_PATHS),
-            RatingCounter.version != NO_VERSION,
-            RatingCounter.count > 0,
+    async def versions(self, rating_type: RatingType, path: str | None = None) -> RatingVersions:
+        """All-time statistics of each version with counted ratings, in the order the versions were first
+        seen (their first UTC day with a counted rating), from the totals and the day counters."""
+        where = (
+            RatingTotal.project_id == self.project.id,
+            RatingTotal.rating_type == str(rating_type),
+            RatingTotal.path == (path or ALL_PATHS),
+            RatingTotal.version != NO_VERSION,
         )
-        .group_by(RatingCounter.version)
-    )
-    seen = sorted((day, version) for version, day in first_days.tuples())
-    entry_type, body_type = _VERSIONS[rating_type]
-    entries = [
-        entry_type(
-            **msgspec.structs.asdict(stats_of(rating_type, tallies[version])),
-            version=version,
-            first_seen=day.isoformat(),
+        tallies: defaultdict[str, Tally] = defaultdict(Counter)
+        rows = await self.session.execute(
+            select(
+                RatingTotal.version,
+                RatingTotal.scale,
+                RatingTotal.value,
+                RatingTotal.reason,
+                RatingTotal.count,
+            ).where(*where)
         )
-        for day, version in seen
-    ]
-    return body_type(versions=entries)  # type: ignore[arg-type]
+        for version, scale, value, reason, count in rows.tuples():
+            tallies[version][scale, value, reason] += int(count)
+        first_days = await self.session.execute(
+            select(RatingCounter.version, func.min(RatingCounter.day))
+            .where(
+                RatingCounter.project_id == self.project.id,
+                RatingCounter.rating_type == str(rating_type),
+                RatingCounter.path == (path or ALL_PATHS),
+                RatingCounter.version != NO_VERSION,
+                RatingCounter.count > 0,
+            )
+            .group_by(RatingCounter.version)
+        )
+        seen = sorted((day, version) for version, day in first_days.tuples())
+        entry_type, body_type = _VERSIONS[rating_type]
+        entries = [
+            entry_type(
+                **msgspec.structs.asdict(stats_of(rating_type, tallies[version])),
+                version=version,
+                first_seen=day.isoformat(),
+            )
+            for day, version in seen
+        ]
+        return body_type(versions=entries)  # type: ignore[arg-type]
 
+    async def counted_total(
+        self,
+        rating_type: RatingType,
+        path: str | None = None,
+        value: int | None = None,
+    ) -> int:
+        """How many non-archived ratings match, summed from the totals instead of counting rows."""
+        query = select(func.coalesce(func.sum(RatingTotal.count), 0)).where(
+            RatingTotal.project_id == self.project.id,
+            RatingTotal.rating_type == str(rating_type),
+            RatingTotal.path == (path or ALL_PATHS),
+        )
+        if value is not None:
+            query = query.where(RatingTotal.value == value)
+        return int(await self.session.scalar(query) or 0)
 
-async def counted_total(
-    session: AsyncSession,
-    project: Project,
-    rating_type: RatingType,
-    path: str | None = None,
-    value: int | None = None,
-) -> int:
-    """How many non-archived ratings match, summed from the totals instead of counting rows."""
-    query = select(func.coalesce(func.sum(RatingTotal.count), 0)).where(
-        RatingTotal.project_id == project.id,
-        RatingTotal.rating_type == str(rating_type),
-        RatingTotal.path == (path or ALL_PATHS),
-    )
-    if value is not None:
-        query = query.where(RatingTotal.value == value)
-    return int(await session.scalar(query) or 0)
+    async def _day_tallies(
+        self,
+        rating_type: RatingType,
+        path: str | None,
+        since: datetime,
+        until: datetime | None,
+    ) -> dict[date, Tally]:
+        split = split_days(since, until)
+        tallies: defaultdict[date, Tally] = defaultdict(Counter)
+        if split.has_whole_days:
+            query = _counter_query(self.project, rating_type, path, split)
+            rows = await self.session.execute(
+                query.add_columns(RatingCounter.day).group_by(RatingCounter.day)
+            )
+            for scale, value, reason, count, day in rows.tuples():
+                tallies[day][scale, value, reason] += int(count)
+        for start, end in split.edges:
+            tallies[start.date()].update(await self._row_tally(rating_type, path, start, end))
+        return tallies
+
+    async def _row_tally(
+        self,
+        rating_type: RatingType,
+        path: str | None,
+        start: datetime,
+        end: datetime,
+    ) -> Tally:
+        """Count one partial day from the rating rows themselves (at most a day of one type), a helpful
+        rating under the reason the counters count it by."""
+        reason = Rating.custom_data["reason"] if rating_type == RatingType.HELPFUL else literal(None)
+        query = (
+            select(Rating.max_stars, Rating.value, reason, func.count())
+            .where(
+                Rating.project_id == self.project.id,
+                Rating.rating_type == str(rating_type),
+                Rating.archived == false(),
+                Rating.created_at >= start,
+                Rating.created_at < end,
+            )
+            .group_by(Rating.max_stars, Rating.value, reason)
+        )
+        if path:
+            query = query.where(Rating.path == path)
+        tally: Tally = Counter()
+        for scale, value, given, n in (await self.session.execute(query)).tuples():
+            tally[scale or 0, value, counted_reason(rating_type, given)] += int(n)
+        return tally
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,26 +342,6 @@ def nps_category(score: int) -> NpsCategory:
     return "critical"
 
 
-async def _day_tallies(
-    session: AsyncSession,
-    project: Project,
-    rating_type: RatingType,
-    path: str | None,
-    since: datetime,
-    until: datetime | None,
-) -> dict[date, Tally]:
-    split = split_days(since, until)
-    tallies: defaultdict[date, Tally] = defaultdict(Counter)
-    if split.has_whole_days:
-        query = _counter_query(project, rating_type, path, split)
-        rows = await session.execute(query.add_columns(RatingCounter.day).group_by(RatingCounter.day))
-        for scale, value, reason, count, day in rows.tuples():
-            tallies[day][scale, value, reason] += int(count)
-    for start, end in split.edges:
-        tallies[start.date()].update(await _row_tally(session, project, rating_type, path, start, end))
-    return tallies
-
-
 def _totals_query(project: Project, rating_type: RatingType, path: str | None) -> Select[Any]:
     return (
         select(RatingTotal.scale, RatingTotal.value, RatingTotal.reason, func.sum(RatingTotal.count))
@@ -340,36 +371,6 @@ def _counter_query(
     if split.end_day is not None:
         query = query.where(RatingCounter.day < split.end_day)
     return query
-
-
-async def _row_tally(
-    session: AsyncSession,
-    project: Project,
-    rating_type: RatingType,
-    path: str | None,
-    start: datetime,
-    end: datetime,
-) -> Tally:
-    """Count one partial day from the rating rows themselves (at most a day of one type), a helpful
-    rating under the reason the counters count it by."""
-    reason = Rating.custom_data["reason"] if rating_type == RatingType.HELPFUL else literal(None)
-    query = (
-        select(Rating.max_stars, Rating.value, reason, func.count())
-        .where(
-            Rating.project_id == project.id,
-            Rating.rating_type == str(rating_type),
-            Rating.archived == false(),
-            Rating.created_at >= start,
-            Rating.created_at < end,
-        )
-        .group_by(Rating.max_stars, Rating.value, reason)
-    )
-    if path:
-        query = query.where(Rating.path == path)
-    tally: Tally = Counter()
-    for scale, value, given, n in (await session.execute(query)).tuples():
-        tally[scale or 0, value, counted_reason(rating_type, given)] += int(n)
-    return tally
 
 
 def _step(interval: Interval) -> timedelta:

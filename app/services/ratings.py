@@ -13,7 +13,7 @@ from app.db.paging import one_page
 from app.errors import NotFound
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
 from app.services.projects import ProjectScoped
-from app.services.rating_stats import counted_total
+from app.services.rating_stats import RatingStatistics
 
 
 class Ratings(ProjectScoped):
@@ -45,7 +45,8 @@ class Ratings(ProjectScoped):
         if value is not None:
             query = query.where(Rating.value == value)
         if verified is None:
-            total = await counted_total(self.session, self.project, rating_type, path, value)
+            statistics = RatingStatistics(self.session, self.scope, self.project)
+            total = await statistics.counted_total(rating_type, path, value)
         else:
             query = query.where(Rating.submitted_by_verified == verified)
             total = await self.session.scalar(select(func.count()).select_from(query.subquery())) or 0

@@ -23,7 +23,7 @@ from app.webhooks.events import EVENT_TYPES, TEST_EVENT, Event, queue_delivery
 from app.webhooks.signing import ROTATION_OVERLAP, new_secret, webhook_box
 from app.webhooks.urls import checked_url
 from tenants.permissions import require
-from tenants.scope import Access, OrgScope
+from tenants.scope import Access, OrgScope, OrgScoped
 
 MAX_DESCRIPTION = 500
 MAX_ENDPOINTS = 20
@@ -39,10 +39,9 @@ class Issued:
     secret: str
 
 
-class WebhookEndpoints:
+class WebhookEndpoints(OrgScoped):
     def __init__(self, session: AsyncSession, scope: OrgScope, settings: Settings) -> None:
-        self.session = session
-        self.scope = scope
+        super().__init__(session, scope)
         self.settings = settings
         self._box = webhook_box(settings.secret_key)
 

@@ -8,7 +8,8 @@ from app.db.models import Rating
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, archive_rating, helpful_input
 from app.schemas.rating_requests import HelpfulRatingBody
-from app.services.helpful_pages import PageVotes, most_not_helpful
+from app.services.helpful_pages import HelpfulPages, PageVotes
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 
 
@@ -32,6 +33,6 @@ async def test_pages_ranked_by_not_helpful_votes(
             await archive_rating(session, rating)
         await session.commit()
         await vote(session, other_tenant, "/install", False, False, False)
-        ranked = await most_not_helpful(session, tenant.project)
+        ranked = await HelpfulPages(session, operator_scope(tenant.org_id), tenant.project).most_not_helpful()
     assert ranked == [PageVotes("/install", 2, 1), PageVotes("/faq", 1, 3)]
     assert ranked[1].percentage == 75.0

@@ -31,8 +31,9 @@ from app.db.models import (
 )
 from app.db.secret_box import WEBHOOK_SECRETS, secret_box
 from app.db.transactions import unit_of_work
-from app.services.rating_stats import rating_stats, version_stats
+from app.services.rating_stats import RatingStatistics
 from app.webhooks.signing import new_secret
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 
 # rating_counters as 0002 and 0003 have it: before versions and reasons were counted
@@ -134,9 +135,10 @@ async def test_counters_are_rebuilt_by_version_and_reason_from_the_ratings(
     finally:
         await asyncio.to_thread(_alembic(settings).upgrade, "head")
     async with unit_of_work(session_maker) as session:
-        everything = await rating_stats(session, project, RatingType.HELPFUL)
+        statistics = RatingStatistics(session, operator_scope(tenant.org_id), project)
+        everything = await statistics.stats(RatingType.HELPFUL)
         assert (everything.total, everything.reasons) == (6, {"inaccurate": 2})  # type: ignore[union-attr]
-        versions = (await version_stats(session, project, RatingType.HELPFUL, "/a")).versions
+        versions = (await statistics.versions(RatingType.HELPFUL, "/a")).versions
         assert [(v.version, v.first_seen, v.total, v.reasons) for v in versions] == [  # type: ignore[union-attr]
             ("2.3", "2026-05-01", 2, {}),
             ("2.4", "2026-05-03", 3, {"inaccurate": 2}),

@@ -18,7 +18,8 @@ from app.db.models import Rating, RatingType
 from app.db.transactions import unit_of_work
 from app.ingest import NewRating, RatingInput, add_ratings, archive_rating
 from app.ingest.batches import RatingBatches, rating_batches
-from app.services.rating_stats import counted_total, rating_series, rating_stats, version_stats
+from app.services.rating_stats import RatingStatistics
+from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.rating_clock import rate_at
 
@@ -189,13 +190,14 @@ async def test_every_answer_equals_a_recount(
         await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
         assert any(r.archived for r in rows)
+        statistics = RatingStatistics(session, operator_scope(tenant.org_id), project)
         bounds = [(None, None)] + [(random_bound(rng), random_bound(rng)) for _ in range(30)]
         for since, until in bounds:  # (None, None) reads the all-time totals; the rest, day counters
             if since and until and until < since:
                 since, until = until, since
             for rating_type in RatingType:
                 for path in PATHS:
-                    stats = await rating_stats(session, project, rating_type, path, since, until)
+                    stats = await statistics.stats(rating_type, path, since, until)
                     answer = msgspec.structs.asdict(stats)
                     assert answer == recount(rows, rating_type, path, since, until), (since, until, path)
                     if rating_type == RatingType.HELPFUL:  # most given first, as the recount orders them
@@ -205,7 +207,7 @@ async def test_every_answer_equals_a_recount(
 
         for rating_type in RatingType:
             for path in PATHS:
-                versions = (await version_stats(session, project, rating_type, path)).versions
+                versions = (await statistics.versions(rating_type, path)).versions
                 expected = []
                 for version in VERSIONS[:-1]:
                     counted_rows = [
@@ -225,11 +227,11 @@ async def test_every_answer_equals_a_recount(
         for rating_type in RatingType:
             for path in PATHS:
                 assert (
-                    await counted_total(session, project, rating_type, path)
+                    await statistics.counted_total(rating_type, path)
                     == recount(rows, rating_type, path, None, None)["total"]
                 )
             yes = recount(rows, RatingType.HELPFUL, "/a", None, None)["helpful"]
-            assert await counted_total(session, project, RatingType.HELPFUL, "/a", value=1) == yes
+            assert await statistics.counted_total(RatingType.HELPFUL, "/a", value=1) == yes
 
 
 @pytest.mark.parametrize("interval", ["day", "week"])
@@ -248,12 +250,13 @@ async def test_series_points_equal_recounts(
         await populate(session, batches, tenant, rng, monkeypatch)
         await batches.close()
         rows = list(await session.scalars(select(Rating).where(Rating.project_id == project.id)))
+        statistics = RatingStatistics(session, operator_scope(tenant.org_id), project)
         for _ in range(6):
             since = random_moment(rng) - timedelta(days=3)
             until = since + timedelta(days=rng.randrange(1, 20), seconds=rng.randrange(86_400))
             for rating_type in RatingType:
                 path = rng.choice(PATHS)
-                series = await rating_series(session, project, rating_type, path, since, until, interval)  # type: ignore[arg-type]
+                series = await statistics.series(rating_type, path, since, until, interval)  # type: ignore[arg-type]
                 assert series.points
                 for point in series.points:
                     start = datetime.fromisoformat(point.start)

@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import FeedbackItem, MintlifyIntegration
-from app.db.secret_box import secret_box
 from app.db.transactions import unit_of_work
 from app.integrations.mintlify_integrations import MintlifyIntegrations
 from app.integrations.mintlify_schedule import claim_due_imports, run_due_imports
@@ -42,7 +41,7 @@ async def due_integration(
 ) -> None:
     async with unit_of_work(session_maker) as session:
         integration = await MintlifyIntegrations(
-            session, operator_scope(tenant.org_id), tenant.project, secret_box(SECRET_KEY), settings
+            session, operator_scope(tenant.org_id), tenant.project, settings
         ).enable("proj_docs", API_KEY)
         await session.execute(
             update(MintlifyIntegration)
