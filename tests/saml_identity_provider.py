@@ -66,7 +66,9 @@ def key_and_certificate(folder: Path, name: str) -> tuple[Path, Path]:
     )
     key_file, cert_file = folder / f"{name}.key", folder / f"{name}.crt"
     key_file.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
     )
     cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     return key_file, cert_file
@@ -85,7 +87,9 @@ def _server(base_url: str, key_file: Path, cert_file: Path, trusted: list[str]) 
                 "idp": {
                     "endpoints": {"single_sign_on_service": [(f"{base_url}/sso", BINDING_HTTP_REDIRECT)]},
                     "name_id_format": [NAMEID_FORMAT_EMAILADDRESS],
-                    "policy": {"default": {"lifetime": {"minutes": 5}, "name_form": NAMEID_FORMAT_EMAILADDRESS}},
+                    "policy": {
+                        "default": {"lifetime": {"minutes": 5}, "name_form": NAMEID_FORMAT_EMAILADDRESS}
+                    },
                 }
             },
         }
@@ -133,11 +137,17 @@ class SamlIdentityProvider:
         """The response the provider posts back for the authentication request in `request_url`."""
         query = parse_qs(urlsplit(request_url).query)
         request = self.server.parse_authn_request(query["SAMLRequest"][0], BINDING_HTTP_REDIRECT).message
-        response = self._response(request.id, request.assertion_consumer_service_url, request.issuer.text, email, fault)
+        response = self._response(
+            request.id, request.assertion_consumer_service_url, request.issuer.text, email, fault
+        )
         relay = query.get("RelayState", [""])[0]
-        return Posted(request.assertion_consumer_service_url, base64.b64encode(response.encode()).decode(), relay)
+        return Posted(
+            request.assertion_consumer_service_url, base64.b64encode(response.encode()).decode(), relay
+        )
 
-    def _response(self, request_id: str, acs_url: str, sp_entity_id: str, email: str, fault: str | None) -> str:
+    def _response(
+        self, request_id: str, acs_url: str, sp_entity_id: str, email: str, fault: str | None
+    ) -> str:
         xml = self.server.create_authn_response(
             identity={"mail": [email]},
             in_response_to=request_id,
@@ -193,19 +203,20 @@ def _handler(provider: SamlIdentityProvider) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             if self.path == "/metadata":
                 self._send(provider.metadata(), "application/samlmetadata+xml")
                 return
             request_url = html.escape(provider.base_url + self.path)
             self._send(
-                "<!doctype html><html lang=en><title>Test identity provider</title><h1>Test identity provider</h1>"
+                "<!doctype html><html lang=en><title>Test identity provider</title>"
+                "<h1>Test identity provider</h1>"
                 f'<form method=post action="/sign-in"><input type=hidden name=request value="{request_url}">'
-                '<label for=email>Email</label> <input id=email name=email type=email>'
+                "<label for=email>Email</label> <input id=email name=email type=email>"
                 " <button type=submit>Sign in</button></form>"
             )
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers["Content-Length"])
             form = parse_qs(self.rfile.read(length).decode())
             posted = provider.answer(form["request"][0], form["email"][0], provider.next_fault)
@@ -215,7 +226,8 @@ def _handler(provider: SamlIdentityProvider) -> type[BaseHTTPRequestHandler]:
             )
             self._send(
                 "<!doctype html><html lang=en><title>Signing in</title>"
-                f'<body onload="document.forms[0].submit()"><form method=post action="{html.escape(posted.acs_url)}">'
+                '<body onload="document.forms[0].submit()">'
+                f'<form method=post action="{html.escape(posted.acs_url)}">'
                 f"{fields}<button type=submit>Continue</button></form>"
             )
 

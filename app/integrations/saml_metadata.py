@@ -31,18 +31,17 @@ async def fetched_metadata(url: str, settings: Settings) -> str:
             await check_public(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
         except NonPublicAddress as exc:
             raise SamlFailure(f"{exc}; Hearken fetches metadata only from public addresses") from None
+    client = httpx.AsyncClient(timeout=TIMEOUT, verify=tls_context(), trust_env=False)
+    accept = {"Accept": "application/samlmetadata+xml"}
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT, verify=tls_context(), trust_env=False) as client:
-            async with client.stream(
-                "GET", url, headers={"Accept": "application/samlmetadata+xml"}
-            ) as answer:
-                if answer.status_code != 200:
-                    raise SamlFailure(f"the metadata URL answered {answer.status_code}")
-                body = bytearray()
-                async for chunk in answer.aiter_bytes():
-                    body += chunk
-                    if len(body) > MAX_METADATA_BYTES:
-                        raise SamlFailure(f"the metadata is larger than {MAX_METADATA_BYTES // 1024} KiB")
+        async with client, client.stream("GET", url, headers=accept) as answer:
+            if answer.status_code != 200:
+                raise SamlFailure(f"the metadata URL answered {answer.status_code}")
+            body = bytearray()
+            async for chunk in answer.aiter_bytes():
+                body += chunk
+                if len(body) > MAX_METADATA_BYTES:
+                    raise SamlFailure(f"the metadata is larger than {MAX_METADATA_BYTES // 1024} KiB")
     except httpx.HTTPError as exc:
         raise SamlFailure(f"the metadata URL cannot be reached ({exc.__class__.__name__})") from None
     try:

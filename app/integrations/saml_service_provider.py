@@ -123,8 +123,10 @@ def service_provider_metadata(sp: ServiceProvider) -> str:
     return str(entity_descriptor(config))
 
 
-async def sign_in_request(sp: ServiceProvider, metadata: str, relay_state: str) -> SignInRequest:
-    return await asyncio.to_thread(_sign_in_request, sp, metadata, relay_state)
+async def sign_in_request(sp: ServiceProvider, metadata: str, request_id: str) -> SignInRequest:
+    """An authentication request with this id (the response must answer it), by the HTTP-Redirect
+    binding."""
+    return await asyncio.to_thread(_sign_in_request, sp, metadata, request_id)
 
 
 async def verified_assertion(
@@ -135,14 +137,14 @@ async def verified_assertion(
     return await asyncio.to_thread(_verified_assertion, sp, metadata, saml_response, started_here)
 
 
-def _sign_in_request(sp: ServiceProvider, metadata: str, relay_state: str) -> SignInRequest:
+def _sign_in_request(sp: ServiceProvider, metadata: str, request_id: str) -> SignInRequest:
     client = _client(sp, metadata)
     [idp] = client.metadata.identity_providers()
-    request_id, info = client.prepare_for_authenticate(
-        entityid=idp, relay_state=relay_state, binding=BINDING_HTTP_REDIRECT
+    sent_id, info = client.prepare_for_authenticate(
+        entityid=idp, binding=BINDING_HTTP_REDIRECT, message_id=request_id
     )
     location = dict(info["headers"])["Location"]
-    return SignInRequest(request_id=str(request_id), url=location)
+    return SignInRequest(request_id=str(sent_id), url=location)
 
 
 def _verified_assertion(
@@ -178,7 +180,9 @@ def _verified_assertion(
         raise SamlFailure("the response is addressed to another destination")
     assertion = parsed.assertion
     confirmations = assertion.subject.subject_confirmation if assertion.subject else []
-    recipients = [c.subject_confirmation_data.recipient if c.subject_confirmation_data else None for c in confirmations]
+    recipients = [
+        c.subject_confirmation_data.recipient if c.subject_confirmation_data else None for c in confirmations
+    ]
     if not recipients or any(recipient != sp.acs_url for recipient in recipients):
         raise SamlFailure("the assertion is meant for another recipient")
     return request_id, Assertion(
