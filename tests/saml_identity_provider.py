@@ -235,9 +235,11 @@ def _handler(provider: SamlIdentityProvider) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def running_saml_provider(folder: Path) -> Iterator[SamlIdentityProvider]:
+def running_saml_provider(folder: Path, host: str = "127.0.0.1") -> Iterator[SamlIdentityProvider]:
+    """Listening on 127.0.0.1; `host` is the name its URLs use (`localhost` makes it another site than a
+    server at 127.0.0.1, as a real provider is)."""
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
-    base_url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    base_url = f"http://{host}:{httpd.server_address[1]}"
     provider = SamlIdentityProvider(
         base_url, key_and_certificate(folder, "idp"), key_and_certificate(folder, "foreign")
     )
