@@ -59,7 +59,7 @@ def test_an_owner_sets_up_saml_and_a_colleague_signs_in_through_the_identity_pro
 ) -> None:
     sign_up(page, console_server, org="SAML Co")
     page.get_by_role("link", name="Single sign-on").click()
-    page.get_by_label("SAML 2.0").check()
+    page.get_by_role("radio", name="SAML 2.0").check()
     entity_id = page.locator("#sp-entity-id").inner_text()
     assert re.fullmatch(rf"{re.escape(console_server)}/sso/saml/[0-9a-f-]{{36}}/metadata", entity_id)
     expect(page.locator("#sp-acs-url")).to_have_text(entity_id.removesuffix("metadata") + "acs")
@@ -73,7 +73,7 @@ def test_an_owner_sets_up_saml_and_a_colleague_signs_in_through_the_identity_pro
     expect(page.get_by_role("status")).to_have_text(
         "Single sign-on saved. A new domain signs nobody in until its DNS record is verified."
     )
-    expect(page.get_by_label("SAML 2.0")).to_be_checked()
+    expect(page.get_by_role("radio", name="SAML 2.0")).to_be_checked()
     dns.publish(DOMAIN, page.locator("#record-1").inner_text())
     page.get_by_role("button", name="Verify").click()
     expect(page.get_by_text("proven", exact=True)).to_be_visible()

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import Membership, SamlAssertion, SsoConnection, User
+from app.db.models import AuditEntry, Membership, SamlAssertion, SsoConnection, User
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from app.integrations.saml_metadata import fetched_metadata
@@ -139,6 +139,9 @@ async def test_settings_save_saml_from_the_metadata_url_and_refuse_bad_metadata(
         connection = await session.scalar(select(SsoConnection).where(SsoConnection.org_id == tenant.org_id))
         assert connection is not None and connection.protocol == "saml"
         assert connection.issuer == idp.metadata_url and connection.saml_metadata == idp.metadata()
+        entries = (await session.scalars(select(AuditEntry).where(AuditEntry.target_type == "sso"))).all()
+        assert any(entry.details.get("protocol") for entry in entries)
+        assert all("X509Certificate" not in str(entry.details) for entry in entries)
     for metadata, error in (
         ("<EntityDescriptor", "the metadata is not well-formed XML"),
         (BOMB, "the metadata holds a DTD or entity declarations, which are refused"),
