@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import calendar
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,7 +88,7 @@ def identity_provider_entity_id(metadata: str) -> str:
         root = fromstring(metadata.encode(), forbid_dtd=True)
     except DefusedXmlException:
         raise SamlFailure("the metadata holds a DTD or entity declarations, which are refused") from None
-    except Exception:
+    except Exception:  # ParseError and the like: whatever the parser found, the XML is not usable
         raise SamlFailure("the metadata is not well-formed XML") from None
     descriptors = (
         [root] if root.tag == MD_NS + "EntityDescriptor" else root.findall(MD_NS + "EntityDescriptor")
@@ -116,8 +117,8 @@ def identity_provider_entity_id(metadata: str) -> str:
 
 
 def service_provider_metadata(sp: ServiceProvider) -> str:
-    """This server's SP metadata: its entity id and assertion consumer service, wanting signed
-    assertions and an email address as NameID."""
+    """This server's SP metadata: its entity id, its assertion consumer service and an email address
+    as NameID. It cannot say "the response or the assertion signed"; the checks here require that."""
     config = SPConfig()
     config.load(_config(sp, None))
     return str(entity_descriptor(config))
@@ -160,7 +161,7 @@ def _verified_assertion(
         root = fromstring(xml, forbid_dtd=True)
     except DefusedXmlException:
         raise SamlFailure("the response holds a DTD or entity declarations, which are refused") from None
-    except Exception:
+    except Exception:  # ParseError and the like
         raise SamlFailure("the response is not well-formed XML") from None
     request_id = root.get("InResponseTo") or ""
     if not started_here(request_id):
@@ -172,7 +173,7 @@ def _verified_assertion(
         )
     except StatusError as exc:
         raise SamlFailure(f"the identity provider did not sign you in ({_short(exc)})") from None
-    except Exception as exc:
+    except Exception as exc:  # pysaml2 raises many kinds, and each one refuses the response
         raise SamlFailure(_reason(exc)) from None
     if parsed is None:
         raise SamlFailure("the response carries no assertion")
@@ -254,8 +255,6 @@ def _expires_at(assertion: Any) -> datetime:
 
 
 def _epoch(moment: str) -> float:
-    import calendar
-
     return float(calendar.timegm(str_to_time(moment)))
 
 
