@@ -32,7 +32,7 @@ from admin_ui.saml_request_ids import new_request_id
 from app.config import Settings
 from app.db.actor import current_actor
 from app.db.models import SsoConnection
-from app.db.models.sso_connection import SAML
+from app.db.models.sso_connection import OPENID_CONNECT, SAML
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
@@ -197,7 +197,7 @@ class SsoLoginController(Controller):
             return _refused(request, too_many(wait), status_code=429, email=email)
         org_id = UUID(pending["org_id"])
         connection = await connection_of(db_session, org_id)
-        if connection is None:
+        if connection is None or connection.protocol != OPENID_CONNECT:
             return _refused(request, "Single sign-on is off for this organization now.", email=email)
         if error or not code:
             return _refused(

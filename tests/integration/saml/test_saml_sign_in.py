@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 from httpx import Response
+from litestar.testing import AsyncTestClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -24,9 +25,10 @@ from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from app.integrations.saml_metadata import fetched_metadata
 from app.integrations.saml_service_provider import SamlFailure, ServiceProvider, service_provider_metadata
+from app.main import create_app
 from tenants.scope import operator_scope
 from tenants.single_sign_on import SamlSettings, SsoConnections
-from tests.console_helpers import Console, add_user
+from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant
 from tests.saml_identity_provider import FAULTS, Posted, SamlIdentityProvider, running_saml_provider
 from tests.sso_console import errors_in, provider_url
@@ -229,12 +231,19 @@ async def test_an_assertion_is_used_once(
     settings: Settings,
     tenant: Tenant,
 ) -> None:
+    """Another server process (another node) knows it was used: the record is in the database."""
     await configure(session_maker, settings, tenant, idp)
     posted = idp.answer(await started(console, "pat@acme.example"), "pat@acme.example")
     assert (await post_to_acs(console, posted)).status_code == 303
     replayed = await post_to_acs(console, posted)
     assert replayed.status_code == 400
     assert refusal(replayed) == "Single sign-on failed: this assertion was used already."
+    other_node = create_app(settings)
+    use_memory_stores(other_node)
+    async with AsyncTestClient(app=other_node) as elsewhere:
+        again = await post_to_acs(Console(elsewhere), posted)
+    assert again.status_code == 400
+    assert refusal(again) == "Single sign-on failed: this assertion was used already."
 
 
 async def test_a_response_finishes_only_in_the_browser_that_started_the_sign_in(
