@@ -15,7 +15,13 @@ PACKAGE_SOURCES := packages/widgets/build.mjs packages/widgets/package.json $(wi
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-setup: $(STAMP) static/vendor/.installed $(WIDGETS) $(PACKAGE) $(OIDC_PROVIDER) ## Install everything into .venv and build the widgets (idempotent)
+setup: $(STAMP) static/vendor/.installed $(WIDGETS) $(PACKAGE) $(OIDC_PROVIDER) xmlsec1 ## Install everything into .venv and build the widgets (idempotent)
+
+# SAML single sign-on checks XML signatures with the xmlsec1 program (pysaml2, docs/sso.md).
+.PHONY: xmlsec1
+xmlsec1:
+	@command -v xmlsec1 >/dev/null || { apt-get update -qq && apt-get install -y -qq xmlsec1; } || \
+	  echo "xmlsec1 is missing: install it (Debian: apt-get install xmlsec1); SAML sign-in refuses every answer without it"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11+ is required"; exit 1; }

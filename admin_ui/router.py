@@ -31,6 +31,7 @@ from admin_ui.controllers.password_reset import PasswordResetController
 from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
+from admin_ui.controllers.saml_service import SamlServiceController
 from admin_ui.controllers.second_step import SecondStepController
 from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
@@ -129,5 +130,18 @@ def console_static_routers() -> list[ControllerRouterHandler]:
     ]
 
 
+def saml_router() -> Router:
+    """The SAML service provider's metadata and assertion consumer service: posted to from the identity
+    provider's site, so outside the console's session, CSRF and sign-in checks."""
+    return Router(
+        path="/",
+        route_handlers=[SamlServiceController],
+        exception_handlers=CONSOLE_EXCEPTION_HANDLERS,
+        after_request=add_security_headers,
+        request_class=HTMXRequest,
+        include_in_schema=False,
+    )
+
+
 def console_routes(settings: Settings) -> list[ControllerRouterHandler]:
-    return [console_router(settings), mail_links_router(), *console_static_routers()]
+    return [console_router(settings), saml_router(), mail_links_router(), *console_static_routers()]

@@ -19,12 +19,13 @@ from urllib.parse import urlsplit
 from uuid import UUID
 
 import idna
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import Membership, Role, SsoConnection, SsoDomain, User
+from app.db.models import Membership, Role, SamlAssertion, SsoConnection, SsoDomain, User
+from app.db.models.sso_connection import OPENID_CONNECT, SAML
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
 from app.timestamps import utc_now
@@ -56,6 +57,17 @@ class SsoSettings:
     client_id: str
     client_secret: str | None
     """None keeps the secret already stored."""
+    domains: tuple[str, ...]
+    require_sso: bool
+
+
+@dataclass(frozen=True)
+class SamlSettings:
+    entity_id: str
+    """The identity provider's entity id, read from `metadata`."""
+    metadata: str
+    """The identity provider's metadata XML, checked by the caller."""
+    metadata_url: str | None
     domains: tuple[str, ...]
     require_sso: bool
 
@@ -151,33 +163,46 @@ class SsoConnections(OrgScoped):
             raise InvalidRequest("domain", f"{domain} signs in to another organization already") from None
 
     async def save(self, wanted: SsoSettings) -> SsoConnection:
-        """Create or change the connection and replace its domains, in the caller's transaction."""
+        """Create or change the connection (over OpenID Connect from now on) and replace its domains,
+        in the caller's transaction."""
         require(self.scope, Access.ADMIN)
         issuer = check_issuer(wanted.issuer)
         client_id = wanted.client_id.strip()
         if not client_id or len(client_id) > 300:
             raise InvalidRequest("client_id", "must be given (at most 300 characters)")
-        if not wanted.domains:
-            raise InvalidRequest("domains", "name at least one email domain, like example.com")
-        for domain in wanted.domains:
-            if is_public_mail_domain(domain):
-                raise InvalidRequest(
-                    "domains", f"{domain} is a public mail domain: anyone can have an address there"
-                )
-        await self._check_unclaimed(wanted.domains)
+        await self._check_domains(wanted.domains)
         connection = await self.get()
         secret = (wanted.client_secret or "").strip()
-        if connection is None and not secret:
+        if (connection is None or not connection.sealed_client_secret) and not secret:
             raise InvalidRequest("client_secret", "must be given")
         if len(secret) > 2000:
             raise InvalidRequest("client_secret", "must be at most 2000 characters")
         if connection is None:
             connection = SsoConnection(org_id=self.scope.org_id, issuer=issuer, client_id=client_id)
             self.session.add(connection)
+        connection.protocol = OPENID_CONNECT
         connection.issuer, connection.client_id = issuer, client_id
+        connection.saml_metadata = connection.saml_metadata_url = None
         connection.require_sso = wanted.require_sso
         if secret:
             connection.sealed_client_secret = self.box.seal(secret)
+        await self._replace_domains(wanted.domains)
+        await self.session.flush()
+        return connection
+
+    async def save_saml(self, wanted: SamlSettings) -> SsoConnection:
+        """Create or change the connection (over SAML from now on) and replace its domains, in the
+        caller's transaction. An OpenID Connect client secret stored before is dropped."""
+        require(self.scope, Access.ADMIN)
+        await self._check_domains(wanted.domains)
+        connection = await self.get()
+        if connection is None:
+            connection = SsoConnection(org_id=self.scope.org_id)
+            self.session.add(connection)
+        connection.protocol = SAML
+        connection.issuer, connection.client_id, connection.sealed_client_secret = wanted.entity_id, "", ""
+        connection.saml_metadata, connection.saml_metadata_url = wanted.metadata, wanted.metadata_url
+        connection.require_sso = wanted.require_sso
         await self._replace_domains(wanted.domains)
         await self.session.flush()
         return connection
@@ -191,6 +216,16 @@ class SsoConnections(OrgScoped):
         for row in await self.session.scalars(select(SsoDomain).where(SsoDomain.org_id == self.scope.org_id)):
             await self.session.delete(row)
         await self.session.flush()
+
+    async def _check_domains(self, domains: tuple[str, ...]) -> None:
+        if not domains:
+            raise InvalidRequest("domains", "name at least one email domain, like example.com")
+        for domain in domains:
+            if is_public_mail_domain(domain):
+                raise InvalidRequest(
+                    "domains", f"{domain} is a public mail domain: anyone can have an address there"
+                )
+        await self._check_unclaimed(domains)
 
     async def _check_unclaimed(self, domains: tuple[str, ...]) -> None:
         """Another organization's proven domain cannot be claimed; its unproven claims are no obstacle."""
@@ -245,6 +280,19 @@ async def claims_domain(session: AsyncSession, org_id: UUID, email: str) -> bool
         )
     )
     return found is not None
+
+
+async def use_assertion(session: AsyncSession, org_id: UUID, assertion_id: str, expires_at: datetime) -> bool:
+    """Record a SAML assertion as used; False when it was used before (on any node). Assertions past
+    their expiry are forgotten here too: they would be refused as expired anyway."""
+    await session.execute(delete(SamlAssertion).where(SamlAssertion.expires_at < utc_now()))
+    session.add(SamlAssertion(org_id=org_id, assertion_id=assertion_id, expires_at=expires_at))
+    try:
+        async with session.begin_nested():
+            await session.flush()
+    except IntegrityError:
+        return False
+    return True
 
 
 def sso_required(role: str, require_sso: bool) -> bool:

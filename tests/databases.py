@@ -55,6 +55,7 @@ TABLES = (
     "recovery_codes",
     "totp_authenticators",
     "password_resets",
+    "saml_assertions",
     "sso_domains",
     "sso_connections",
     "invitations",

@@ -23,15 +23,20 @@ from litestar.response import Redirect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from admin_ui.controllers.auth import HOME, PUBLIC, sign_in, too_many
+from admin_ui.controllers.saml_service import open_ticket, service_provider
 from admin_ui.controllers.sso_settings import redirect_uri
 from admin_ui.forms import Form
 from admin_ui.login_throttle import login_client, login_throttle
 from admin_ui.rendering import render
+from admin_ui.saml_request_ids import new_request_id
 from app.config import Settings
 from app.db.actor import current_actor
+from app.db.models import SsoConnection
+from app.db.models.sso_connection import OPENID_CONNECT, SAML
 from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.errors import InvalidRequest
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
+from app.integrations.saml_service_provider import SamlFailure, sign_in_request
 from tenants.organizations import normalize_email
 from tenants.sign_in_reach import SignIn
 from tenants.single_sign_on import (
@@ -43,6 +48,7 @@ from tenants.single_sign_on import (
 )
 
 PENDING = "sso_pending"
+SAML_PENDING = "saml_pending"
 PENDING_SECONDS = 600
 NO_ORGANIZATION = (
     "No organization signs in with single sign-on at this address's domain. Log in with your password."
@@ -93,6 +99,8 @@ class SsoLoginController(Controller):
                 values={"email": email},
                 errors={"email": NO_ORGANIZATION},
             )
+        if connection.protocol == SAML:
+            return await self._start_saml(request, connection, email)
         settings: Settings = request.app.state.settings
         client: OpenIdClient = request.app.state.openid_client
         try:
@@ -116,6 +124,54 @@ class SsoLoginController(Controller):
         # to this server (browsers hold the redirect after a post to form-action too), and the
         # provider is known only once the address is typed.
         return render(request, "sso_redirect.html", url=sent.url)
+
+    @staticmethod
+    async def _start_saml(request: HTMXRequest, connection: SsoConnection, email: str) -> Any:
+        """An authentication request by the HTTP-Redirect binding; its id waits in the session, so that
+        only the browser that started the sign-in can finish it."""
+        settings: Settings = request.app.state.settings
+        request_id = new_request_id(settings, connection.org_id)
+        sp = service_provider(settings, connection.org_id)
+        try:
+            sent = await sign_in_request(sp, connection.saml_metadata or "", request_id)
+        except SamlFailure as exc:
+            return _refused(
+                request, f"Single sign-on is not set up right: {exc}.", status_code=502, email=email
+            )
+        pending = {
+            "request_id": sent.request_id,
+            "org_id": str(connection.org_id),
+            "email": email,
+            "until": time.time() + PENDING_SECONDS,
+        }
+        request.set_session({**(request.session or {}), SAML_PENDING: pending})
+        return render(request, "sso_redirect.html", url=sent.url)
+
+    @get("/saml", opt=PUBLIC)
+    async def saml_finish(self, request: HTMXRequest, db_session: AsyncSession, ticket: str = "") -> Any:
+        """Where the assertion consumer service sends the browser once the response checked out."""
+        settings: Settings = request.app.state.settings
+        pending = (request.session or {}).get(SAML_PENDING)
+        vouched = open_ticket(settings, ticket[:2000])
+        if (
+            not isinstance(pending, dict)
+            or vouched is None
+            or vouched["request_id"] != pending["request_id"]
+            or vouched["org_id"] != pending["org_id"]
+        ):
+            return _refused(request, START_AGAIN)
+        request.set_session({**request.session, SAML_PENDING: None})
+        email, signed_in_as = pending["email"], vouched["email"]
+        throttle, client_network = login_throttle(request), login_client(request)
+        if wait := await throttle.reserve_password_check(email, client_network):
+            return _refused(request, too_many(wait), status_code=429, email=email)
+        org_id = UUID(pending["org_id"])
+        connection = await connection_of(db_session, org_id)
+        if connection is None or connection.protocol != SAML:
+            return _refused(
+                request, "Single sign-on over SAML is off for this organization now.", email=email
+            )
+        return await _member_signed_in(request, db_session, org_id, signed_in_as, email)
 
     @get("/callback", opt=PUBLIC)
     async def callback(
@@ -141,7 +197,7 @@ class SsoLoginController(Controller):
             return _refused(request, too_many(wait), status_code=429, email=email)
         org_id = UUID(pending["org_id"])
         connection = await connection_of(db_session, org_id)
-        if connection is None:
+        if connection is None or connection.protocol != OPENID_CONNECT:
             return _refused(request, "Single sign-on is off for this organization now.", email=email)
         if error or not code:
             return _refused(
@@ -171,18 +227,26 @@ class SsoLoginController(Controller):
             signed_in_as = verified_email(claims)
         except SsoFailure as exc:
             return _refused(request, f"Single sign-on failed: {exc}.", email=email)
-        if not await claims_domain(db_session, org_id, signed_in_as):
-            return _refused(
-                request, f"{signed_in_as} is not at one of this organization's email domains.", email=email
-            )
-        current_actor.set(f"{normalize_email(signed_in_as)} (single sign-on)")
-        try:
-            user, _ = await member_signing_in(db_session, org_id, signed_in_as)
-        except NotAMember:
-            message = f"{signed_in_as} has an account outside this organization: ask an admin to invite you."
-            return _refused(request, message, status_code=403, email=email)
-        except InvalidRequest:
-            return _refused(request, f"{signed_in_as} cannot be used as an account's address.", email=email)
-        await throttle.succeeded(email, client_network)
-        sign_in(request, user, org_id, SignIn(only_org_id=org_id))
-        return Redirect(HOME, status_code=303)
+        return await _member_signed_in(request, db_session, org_id, signed_in_as, email)
+
+
+async def _member_signed_in(
+    request: HTMXRequest, db_session: AsyncSession, org_id: UUID, signed_in_as: str, email: str
+) -> Any:
+    """The provider vouched for `signed_in_as`: signed in as that member of the organization (created at
+    a first sign-in), for that organization only, when the address is at one of its proven domains."""
+    if not await claims_domain(db_session, org_id, signed_in_as):
+        return _refused(
+            request, f"{signed_in_as} is not at one of this organization's email domains.", email=email
+        )
+    current_actor.set(f"{normalize_email(signed_in_as)} (single sign-on)")
+    try:
+        user, _ = await member_signing_in(db_session, org_id, signed_in_as)
+    except NotAMember:
+        message = f"{signed_in_as} has an account outside this organization: ask an admin to invite you."
+        return _refused(request, message, status_code=403, email=email)
+    except InvalidRequest:
+        return _refused(request, f"{signed_in_as} cannot be used as an account's address.", email=email)
+    await login_throttle(request).succeeded(email, login_client(request))
+    sign_in(request, user, org_id, SignIn(only_org_id=org_id))
+    return Redirect(HOME, status_code=303)

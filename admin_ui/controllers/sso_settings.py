@@ -11,16 +11,27 @@ from typing import Any
 from litestar import Controller, get, post
 from litestar.plugins.htmx import HTMXRequest
 
+from admin_ui.controllers.saml_service import service_provider
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
 from app.config import Settings
+from app.db.models.sso_connection import OPENID_CONNECT, SAML
 from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.integrations.dns_records import DnsFailure, txt_records
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
+from app.integrations.saml_metadata import fetched_metadata
+from app.integrations.saml_service_provider import SamlFailure, identity_provider_entity_id
 from tenants.permissions import needs
 from tenants.scope import Access
-from tenants.single_sign_on import SsoConnections, SsoSettings, check_domain, check_issuer, parse_domains
+from tenants.single_sign_on import (
+    SamlSettings,
+    SsoConnections,
+    SsoSettings,
+    check_domain,
+    check_issuer,
+    parse_domains,
+)
 
 ADMIN = needs(Access.ADMIN)
 CALLBACK_PATH = "/login/sso/callback"
@@ -28,9 +39,12 @@ CALLBACK_PATH = "/login/sso/callback"
 
 @dataclass
 class SsoForm:
+    protocol: str = OPENID_CONNECT
     issuer: str = ""
     client_id: str = ""
     client_secret: str = ""
+    saml_metadata: str = ""
+    saml_metadata_url: str = ""
     domains: str = ""
     require_sso: str = ""
 
@@ -62,6 +76,9 @@ class SsoSettingsController(Controller):
     async def save(self, request: HTMXRequest, connections: SsoConnections, data: Form[SsoForm]) -> Any:
         configured = await connections.get() is not None
         try:
+            if data.protocol == SAML:
+                await connections.save_saml(await self._saml_settings(request, data))
+                return go_to(request, "/settings/sso?saved=saved")
             wanted = SsoSettings(
                 issuer=check_issuer(data.issuer),
                 client_id=data.client_id,
@@ -81,6 +98,31 @@ class SsoSettingsController(Controller):
                 request, connections, values, field_error(exc), configured, status_code=400
             )
         return go_to(request, "/settings/sso?saved=saved")
+
+    @staticmethod
+    async def _saml_settings(request: HTMXRequest, data: SsoForm) -> SamlSettings:
+        """The identity provider's metadata, pasted or fetched from its URL, checked before it is kept."""
+        settings: Settings = request.app.state.settings
+        url = data.saml_metadata_url.strip() or None
+        metadata = data.saml_metadata.strip()
+        field = "saml_metadata_url" if url else "saml_metadata"
+        if url is None and not metadata:
+            raise InvalidRequest(
+                "saml_metadata", "paste the identity provider's metadata XML or give its URL"
+            )
+        try:
+            if url is not None:
+                metadata = await fetched_metadata(url, settings)
+            entity_id = identity_provider_entity_id(metadata)
+        except SamlFailure as exc:
+            raise InvalidRequest(field, f"cannot be used: {exc}") from None
+        return SamlSettings(
+            entity_id=entity_id,
+            metadata=metadata,
+            metadata_url=url,
+            domains=parse_domains(data.domains),
+            require_sso=data.require_sso == "true",
+        )
 
     @post("/domains/verify", opt=ADMIN)
     async def verify(self, request: HTMXRequest, connections: SsoConnections, data: Form[VerifyForm]) -> Any:
@@ -113,7 +155,17 @@ class SsoSettingsController(Controller):
         connection = await connections.get()
         if connection is None:
             return {}
+        if connection.protocol == SAML:
+            return {
+                "protocol": SAML,
+                "saml_entity_id": connection.issuer,
+                "saml_metadata_url": connection.saml_metadata_url or "",
+                "saml_metadata": "" if connection.saml_metadata_url else connection.saml_metadata,
+                "domains": ", ".join(await connections.domains()),
+                "require_sso": "true" if connection.require_sso else "",
+            }
         return {
+            "protocol": OPENID_CONNECT,
             "issuer": connection.issuer,
             "client_id": connection.client_id,
             "domains": ", ".join(await connections.domains()),
@@ -140,6 +192,7 @@ class SsoSettingsController(Controller):
             configured=configured,
             notice=notice,
             redirect_uri=redirect_uri(request.app.state.settings),
+            sp=service_provider(request.app.state.settings, connections.scope.org_id),
             claims=await connections.claims(),
         )
 

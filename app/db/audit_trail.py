@@ -116,7 +116,13 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         _own_org,
     ),
     SsoConnection: (
-        Audited("sso", ("issuer", "client_id", "require_sso"), ("sealed_client_secret",)),
+        Audited(
+            "sso",
+            ("protocol", "issuer", "client_id", "require_sso", "saml_metadata_url"),
+            # the metadata is long and public: recorded as changed, like the secret
+            ("sealed_client_secret", "saml_metadata"),
+            urls=("saml_metadata_url",),
+        ),
         _own_org,
     ),
     SsoDomain: (

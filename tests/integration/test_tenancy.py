@@ -301,6 +301,11 @@ CONSOLE_PUBLIC_ROUTES = {
     "GET /login/sso",
     "POST /login/sso",
     "GET /login/sso/callback",
+    "GET /login/sso/saml",
+    # SAML: the service provider's metadata names only this server; the assertion consumer service takes
+    # only responses to requests made for its own organization (tests/integration/saml/)
+    "GET /sso/saml/{org_id:uuid}/metadata",
+    "POST /sso/saml/{org_id:uuid}/acs",
     "GET /invitations/{secret:str}",
     "POST /invitations/{secret:str}",
     "GET /password/forgot",

@@ -33,6 +33,7 @@ from app.db.models.rating_counter import ALL_PATHS, NO_REASON, NO_VERSION, REASO
 from app.db.models.rating_total import RatingTotal
 from app.db.models.recovery_code import RecoveryCode
 from app.db.models.reporter_address import ReporterAddress
+from app.db.models.saml_assertion import SamlAssertion
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.theme import Theme
@@ -89,6 +90,7 @@ __all__ = [
     "RecoveryCode",
     "ReporterAddress",
     "Role",
+    "SamlAssertion",
     "SsoConnection",
     "SsoDomain",
     "StripeIntegration",

@@ -1,4 +1,5 @@
-"""An organization's single sign-on over OpenID Connect, and the email domains that sign in through it."""
+"""An organization's single sign-on (OpenID Connect or SAML 2.0), and the email domains that sign in
+through it."""
 
 from __future__ import annotations
 
@@ -11,16 +12,28 @@ from advanced_alchemy.types import DateTimeUTC
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+OPENID_CONNECT = "oidc"
+SAML = "saml"
+
 
 class SsoConnection(UUIDv7AuditBase):
     __tablename__ = "sso_connections"
 
     org_id: Mapped[UUID] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), unique=True)
+    protocol: Mapped[str] = mapped_column(String(10), default=OPENID_CONNECT, server_default=OPENID_CONNECT)
+    """`oidc` or `saml`: which of the fields below describe the provider."""
     issuer: Mapped[str] = mapped_column(String(500))
-    """The provider's issuer URL: its discovery document is under it, and ID tokens must name it."""
+    """OpenID Connect: the provider's issuer URL (its discovery document is under it, and ID tokens must
+    name it). SAML: the identity provider's entity id, read from its metadata."""
     client_id: Mapped[str] = mapped_column(String(300))
+    """OpenID Connect only; empty for SAML."""
     sealed_client_secret: Mapped[str] = mapped_column(Text)
-    """The client secret, encrypted (app.db.secret_box); never returned, logged or shown."""
+    """The client secret, encrypted (app.db.secret_box); never returned, logged or shown. Empty for SAML."""
+    saml_metadata: Mapped[str | None] = mapped_column(Text, default=None)
+    """SAML: the identity provider's metadata XML (its sign-in URL and signing certificates), as pasted
+    or as last fetched from `saml_metadata_url`."""
+    saml_metadata_url: Mapped[str | None] = mapped_column(String(2000), default=None)
+    """SAML: where the metadata was fetched from, when it was given by URL."""
     require_sso: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     """Members sign in only through the provider; owners keep their password as a way back in."""
 
