@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.models import AuditEntry, Membership, SamlAssertion, SsoConnection, User
-from app.db.secret_box import SSO_CLIENT_SECRETS, secret_box
 from app.db.transactions import unit_of_work
 from app.integrations.saml_metadata import fetched_metadata
 from app.integrations.saml_service_provider import SamlFailure, ServiceProvider, service_provider_metadata
@@ -65,9 +64,7 @@ async def configure(
 ) -> None:
     """The identity provider saved for the organization, which it trusts in turn, and the domain proven."""
     async with unit_of_work(session_maker) as session:
-        connections = SsoConnections(
-            session, operator_scope(tenant.org_id), secret_box(settings.secret_key, SSO_CLIENT_SECRETS)
-        )
+        connections = SsoConnections(session, operator_scope(tenant.org_id), settings)
         wanted = SamlSettings(idp.metadata_url, idp.metadata(), None, (DOMAIN,), require_sso)
         await connections.save_saml(wanted)
         [claim] = await connections.claims()
@@ -319,9 +316,7 @@ async def test_the_sign_in_counts_for_the_providers_organization_only(
     await configure(session_maker, settings, tenant, idp)
     posted = idp.answer(await started(console, "pat@acme.example"), "pat@acme.example")
     async with unit_of_work(session_maker) as session:
-        connections = SsoConnections(
-            session, operator_scope(other_tenant.org_id), secret_box(settings.secret_key, SSO_CLIENT_SECRETS)
-        )
+        connections = SsoConnections(session, operator_scope(other_tenant.org_id), settings)
         await connections.save_saml(
             SamlSettings(idp.metadata_url, idp.metadata(), None, ("b.example",), False)
         )
