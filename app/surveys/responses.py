@@ -105,7 +105,8 @@ class SurveyResponses(ProjectScoped):
     async def _completed(self, survey: Survey, response: SurveyResponse) -> None:
         """Announce it, and complete the survey when it reached max_responses completed responses."""
         body = msgspec.to_builtins(SurveyResponseOut.of(response))
-        event = survey_response_completed(self.project.id, {**body, "survey_name": survey.name})
+        about = {**body, "project_id": str(self.project.id), "survey_name": survey.name}
+        event = survey_response_completed(self.project.id, about)
         await record_events(self.session, self.project.org_id, [event])
         if survey.max_responses is not None:
             done = (await response_counts(self.session, [survey.id], "completed"))[survey.id]
