@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.after_commit import on_commit
 from app.db.ids import parse_uuid
 from app.db.models import Survey, SurveyStatus
-from app.errors import InvalidRequest, NotFound, error_responses
+from app.errors import NotFound, error_responses
 from app.ingest import spam_reason, verified_user
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
@@ -89,17 +89,15 @@ class PublicSurveyController(Controller):
         lang: Lang = None,
     ) -> SurveyDefinition:
         """The questions, their choices and skip logic in the visitor's language when the survey has it,
-        else in its default language. A survey that is not active is 400."""
+        else in its default language. Only an active survey is shown: any other is 404."""
         project = await ingest_of(request.scope).admit(request.scope, "surveys_definition", project_key)
         survey = await db_session.scalar(
             select(Survey).where(
                 Survey.id == parse_uuid(survey_id, "survey_id"), Survey.project_id == project.id
             )
         )
-        if survey is None:
-            raise NotFound("survey_id: no survey with this id in this project")
-        if survey.status != SurveyStatus.ACTIVE.value:
-            raise InvalidRequest("survey_id", f"this survey is {survey.status}: it is not shown")
+        if survey is None or survey.status != SurveyStatus.ACTIVE.value:
+            raise NotFound("survey_id: no active survey with this id in this project")
         return definition_in(survey, lang)
 
     @post(

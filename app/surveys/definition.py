@@ -30,6 +30,15 @@ ItemId = Annotated[
     str,
     msgspec.Meta(pattern=ITEM_ID_PATTERN, description="Chosen by the author: a-z, 0-9, _ and -, 1 to 40."),
 ]
+LANGUAGE_SCHEMA = {"type": "string", "pattern": LANGUAGE_PATTERN, "maxLength": 16}
+GLOB_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": GLOB_MAX_LENGTH,
+    "pattern": r"^(?!.*\*\*\*)/[^\x00-\x1f\x7f]*$",
+}
+"""The item rules for the OpenAPI document, which does not carry them from a list's item type (the
+glob's rules are checked by `glob_problem`, with a message that says why)."""
 Language = Annotated[
     str,
     msgspec.Meta(
@@ -39,7 +48,16 @@ Language = Annotated[
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
 Texts = Annotated[
     dict[Language, Text],
-    msgspec.Meta(max_length=MAX_LANGUAGES, description="The text in each language of the survey."),
+    msgspec.Meta(
+        max_length=MAX_LANGUAGES,
+        description="The text in each language of the survey.",
+        extra_json_schema={
+            "extra": {
+                "property_names": LANGUAGE_SCHEMA,
+                "additional_properties": {"type": "string", "minLength": 1, "maxLength": 500},
+            }
+        },
+    ),
 ]
 Glob = Annotated[
     str,
@@ -48,6 +66,9 @@ Glob = Annotated[
         max_length=GLOB_MAX_LENGTH,
         description="A glob on the pathname: * within one segment, ** across segments, e.g. /docs/**.",
     ),
+]
+Globs = Annotated[
+    list[Glob], msgspec.Meta(max_length=50, extra_json_schema={"extra": {"items": GLOB_SCHEMA}})
 ]
 EventName = Annotated[str, msgspec.Meta(pattern=EVENT_PATTERN)]
 
@@ -83,8 +104,8 @@ class Question(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_de
 class Trigger(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Every condition given must hold; none given: every page, at once."""
 
-    pages: Annotated[list[Glob], msgspec.Meta(max_length=50)] = msgspec.field(default_factory=list)
-    exclude_pages: Annotated[list[Glob], msgspec.Meta(max_length=50)] = msgspec.field(default_factory=list)
+    pages: Globs = msgspec.field(default_factory=list)
+    exclude_pages: Globs = msgspec.field(default_factory=list)
     event: EventName | None = None
     """Shown after the page calls Hearken.track(event)."""
     seconds_on_page: Annotated[int, msgspec.Meta(ge=0, le=86_400)] | None = None
@@ -98,13 +119,19 @@ class Audience(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     sample_percent: Annotated[int, msgspec.Meta(ge=1, le=100)] = 100
     verified_only: bool = False
     """Only visitors whose submitted_by comes signed with the project's identity secret."""
-    languages: Annotated[list[Language], msgspec.Meta(max_length=MAX_LANGUAGES)] = msgspec.field(
-        default_factory=list
-    )
+    languages: Annotated[
+        list[Language],
+        msgspec.Meta(max_length=MAX_LANGUAGES, extra_json_schema={"extra": {"items": LANGUAGE_SCHEMA}}),
+    ] = msgspec.field(default_factory=list)
     """Only visitors in one of these languages; empty: every language."""
 
 
-Languages = Annotated[list[Language], msgspec.Meta(min_length=1, max_length=MAX_LANGUAGES)]
+Languages = Annotated[
+    list[Language],
+    msgspec.Meta(
+        min_length=1, max_length=MAX_LANGUAGES, extra_json_schema={"extra": {"items": LANGUAGE_SCHEMA}}
+    ),
+]
 Questions = Annotated[list[Question], msgspec.Meta(max_length=MAX_QUESTIONS)]
 
 

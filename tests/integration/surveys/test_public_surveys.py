@@ -223,3 +223,13 @@ async def test_the_submit_path_is_preflighted(client: AsyncTestClient, tenant: T
     )
     assert response.status_code == 204
     assert response.headers["access-control-allow-origin"] == ALLOWED
+
+
+async def test_options_on_the_active_list_with_its_query_lists_the_methods(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    """Found by the schema checks: Litestar's own OPTIONS answer on a public GET with a query string was
+    a 500 (the query check could not key its cache by that handler)."""
+    response = await client.options(f"/api/v1/surveys/active?project_key={tenant.project_key}")
+    assert response.status_code == 204
+    assert response.headers["allow"] == "GET, OPTIONS"
