@@ -20,7 +20,6 @@ from app.surveys.bodies import AnswerIn
 from app.surveys.definition import Question, questions_of
 from app.surveys.links import LINK_PATH, LinkGone, OpenedLink, answer_by_link, open_link
 from app.surveys.page_texts import page_texts
-from app.surveys.responses import Submission
 
 
 class HostedSurveyController(Controller):
@@ -52,7 +51,7 @@ class HostedSurveyController(Controller):
         if errors:
             return _page(request, opened, values, errors, status_code=400)
         try:
-            await answer_by_link(db_session, token, Submission(answers=answers, language=opened.language))
+            await answer_by_link(db_session, token, answers)
         except LinkGone as gone:
             return _gone(request, gone)
         except InvalidRequest:
@@ -92,7 +91,7 @@ def _value(question: Question, given: list[str]) -> Any:
         return given
     text = given[0]
     if question.type in ("rating", "nps"):
-        return int(text) if text.isdigit() else None
+        return int(text) if text.isascii() and text.isdigit() else None
     if question.type == "boolean":
         return {"true": True, "false": False}.get(text)
     return text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -277,7 +277,3 @@ class SurveyLinkOut(msgspec.Struct):
 
 class LifecycleLinks(msgspec.Struct):
     surveys: list[SurveyLinkOut]
-
-
-class SurveyStatusOut(msgspec.Struct):
-    status: Literal["draft", "active", "paused", "completed"]

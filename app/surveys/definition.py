@@ -8,6 +8,7 @@ names a later question or "end". Each refusal names the field, e.g. `questions[1
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -188,10 +189,10 @@ def check_activatable(languages: list[str], questions: list[Question]) -> None:
 
 
 def _is_item_id(value: str) -> bool:
-    return value == END or (0 < len(value) <= 40 and all(c in _ID_CHARACTERS for c in value))
+    return value == END or _ITEM_ID.match(value) is not None
 
 
-_ID_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+_ITEM_ID = re.compile(ITEM_ID_PATTERN)
 
 
 def _check_texts(where: str, texts: dict[str, str], languages: list[str]) -> None:

@@ -22,6 +22,7 @@ from app.db.models import Project, Survey, SurveyLink, SurveyResponse, SurveySta
 from app.db.row_locks import lock_rows
 from app.errors import ApiError
 from app.services.projects import ProjectScoped
+from app.surveys.bodies import AnswerIn
 from app.surveys.responses import Submission, SurveyResponses
 from app.timestamps import utc_now
 from tenants.permissions import require
@@ -113,16 +114,19 @@ async def open_link(session: AsyncSession, token: str, *, lock: bool = False) ->
     return OpenedLink(link, survey, language)
 
 
-async def answer_by_link(session: AsyncSession, token: str, submission: Submission) -> SurveyResponse:
-    """Store the answers as the link's user, verified, and use the link up; raises LinkGone or the
-    response's 400."""
+async def answer_by_link(session: AsyncSession, token: str, answers: list[AnswerIn]) -> SurveyResponse:
+    """Store the answers as a completed response of the link's user, verified, and use the link up;
+    raises LinkGone or the response's 400."""
     opened = await open_link(session, token, lock=True)
     project = await session.get(Project, opened.link.project_id)
     assert project is not None  # the link goes with its project
-    submission.submitted_by = opened.link.user_id
-    submission.submitted_by_verified = True
-    submission.language = opened.language
-    submission.completed = True
+    submission = Submission(
+        answers=answers,
+        language=opened.language,
+        completed=True,
+        submitted_by=opened.link.user_id,
+        submitted_by_verified=True,
+    )
     response = await SurveyResponses(session, widget_scope(project.org_id), project).submit(
         opened.survey.id, submission
     )

@@ -104,6 +104,8 @@ async def test_a_bad_answer_comes_back_beside_its_question_and_keeps_the_link(
 ) -> None:
     await create_survey(client, tenant, churn())
     (link,) = (await links(client, tenant, {"id": "user_7", "language": "sv"})).json()["surveys"]
+    superscript = await client.post(path_of(link["url"]), data={"q_score": "²"})
+    assert superscript.status_code == 400  # a digit to str.isdigit, not a number to int()
     refused = await client.post(path_of(link["url"]), data={"q_why": "Hej", "q_stars": "9"})
     assert refused.status_code == 400
     assert '<html lang="en">' in refused.text  # the survey has no Swedish: its default language
