@@ -66,13 +66,14 @@ async def test_a_read_token_cannot_make_links_and_bad_bodies_are_400(
 async def test_the_hosted_page_stores_the_users_answers_verified_once(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
-    survey = await create_survey(client, tenant, churn())
+    survey = await create_survey(client, tenant, churn(name="<b>Churn</b>"))
     (link,) = (await links(client, tenant, {"id": "user_7", "language": "de"})).json()["surveys"]
     page = await client.get(path_of(link["url"]))
     assert page.status_code == 200
     assert '<html lang="de">' in page.text
     assert "Empfehlen?" in page.text and "Antworten senden" in page.text
     assert "<script" not in page.text
+    assert "&lt;b&gt;" in page.text  # the author's text is text
     form = {"q_score": "9", "q_uses": ["docs", "ui"], "q_again": "true", "q_why": "Gut"}
     answered = await client.post(path_of(link["url"]), data=form)
     assert answered.status_code == 200, answered.text
