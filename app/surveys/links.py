@@ -71,13 +71,23 @@ class SurveyLinks(ProjectScoped):
                     project_id=self.project.id,
                     token_digest=token_digest(token),
                     user_id=user_id,
-                    language=language if language in survey.languages else None,
+                    language=spoken_language(language, survey.languages),
                     expires_at=expires_at,
                 )
             )
             issued.append(IssuedLink(survey.id, f"{base_url}{LINK_PATH}{token}"))
         await self.session.flush()
         return issued
+
+
+def spoken_language(language: str | None, languages: list[str]) -> str | None:
+    """The survey's language for a user who speaks `language` (de-CH reads de), or None for its default."""
+    if language is None:
+        return None
+    for candidate in (language, language.split("-")[0]):
+        if candidate in languages:
+            return candidate
+    return None
 
 
 def token_digest(token: str) -> str:

@@ -67,7 +67,7 @@ async def test_the_hosted_page_stores_the_users_answers_verified_once(
     client: AsyncTestClient, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
 ) -> None:
     survey = await create_survey(client, tenant, churn(name="<b>Churn</b>"))
-    (link,) = (await links(client, tenant, {"id": "user_7", "language": "de"})).json()["surveys"]
+    (link,) = (await links(client, tenant, {"id": "user_7", "language": "de-AT"})).json()["surveys"]
     page = await client.get(path_of(link["url"]))
     assert page.status_code == 200
     assert '<html lang="de">' in page.text

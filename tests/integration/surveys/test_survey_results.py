@@ -22,6 +22,7 @@ from app.db.models import WebhookDelivery
 from app.db.transactions import unit_of_work
 from app.surveys.completion import complete_due_surveys
 from app.webhooks.endpoints import WebhookEndpoints
+from app.webhooks.slack import slack_text
 from tenants.scope import operator_scope
 from tests.factories import Tenant
 from tests.integration.surveys.conftest import create_survey, every_type, submit, surveys_url
@@ -234,3 +235,23 @@ async def test_the_periodic_look_completes_ended_and_full_surveys(
     active = await client.get(f"/api/v1/surveys/active?project_key={tenant.project_key}")
     assert [s["id"] for s in active.json()["surveys"]] == [still["id"]]
     assert await complete_due_surveys(session_maker) == 0
+
+
+def test_a_slack_endpoint_reads_the_completed_answers_escaped() -> None:
+    event = {
+        "type": "survey.response.completed",
+        "data": {
+            "survey_name": "NPS <!here>",
+            "language": "de",
+            "answers": [
+                {"question_id": "score", "value": 9},
+                {"question_id": "uses", "value": ["docs", "api"]},
+                {"question_id": "again", "value": False},
+                {"question_id": "why", "value": "<@U123> & more"},
+            ],
+        },
+    }
+    assert slack_text(event) == (
+        "Survey “NPS &lt;!here&gt;” completed (de): score: “9”; uses: “docs, api”; again: “no”; "
+        "why: “&lt;@U123&gt; &amp; more”"
+    )
