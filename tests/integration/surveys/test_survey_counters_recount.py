@@ -163,3 +163,26 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
                 counted = question.distribution or question.choices or {}
                 values = expected["values"].get(question.id, Counter())
                 assert {v: n for v, n in counted.items() if n} == +values
+
+
+async def test_max_responses_holds_under_concurrent_completions(
+    tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Completing submits sent at once: the survey row is locked while its completed responses are
+    counted, so exactly max_responses are stored and the rest find the survey completed."""
+    async with unit_of_work(session_maker) as session:
+        survey = await Surveys(
+            session, operator_scope(tenant.project.org_id, "tests"), tenant.project
+        ).create(msgspec.convert(every_type(max_responses=3), SurveyCreateBody))
+    answer = [AnswerIn(question_id="score", value=9)]
+    stored = await asyncio.gather(
+        *(
+            write(session_maker, tenant, survey.id, Submission(answers=answer, language="en", completed=True))
+            for _ in range(8)
+        )
+    )
+    assert sum(1 for response_id in stored if response_id is not None) == 3
+    async with session_maker() as session:
+        fresh = await session.get(Survey, survey.id)
+        assert fresh is not None and fresh.status == "completed"
+        await assert_survey_counters_match_rows(session)
