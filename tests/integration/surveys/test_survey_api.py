@@ -199,3 +199,17 @@ async def test_another_organizations_survey_is_not_found(
     created = await create(client, tenant, a_survey())
     response = await client.get(surveys_url(other_tenant, f"/{created['id']}"), headers=other_tenant.headers)
     assert response.status_code == 404
+
+
+async def test_creating_activating_and_deleting_a_survey_is_audited(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    created = await create(client, tenant, {"template": "csat"})
+    url = surveys_url(tenant, f"/{created['id']}")
+    await client.patch(url, json={"status": "active"}, headers=tenant.headers)
+    await client.delete(url, headers=tenant.headers)
+    log = (await client.get("/api/v1/audit-log", headers=tenant.headers)).json()["entries"]
+    surveys = [entry for entry in log if entry["target_type"] == "survey"]
+    assert [entry["action"] for entry in surveys] == ["survey.deleted", "survey.updated", "survey.created"]
+    assert {entry["target_id"] for entry in surveys} == {created["id"]}
+    assert surveys[1]["details"]["status"] == {"from": "draft", "to": "active"}
