@@ -20,6 +20,7 @@ from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
+from app.api.surveys import SurveyController, lifecycle_event
 from app.api.themes import ThemeController
 from app.api.webhooks import WebhookController
 from app.dependencies import provide
@@ -36,6 +37,8 @@ api_router = Router(
         ContactMessageController,
         RatingController,
         RatingStatsController,
+        SurveyController,
+        lifecycle_event,
         ThemeController,
         WebhookController,
         StripeIntegrationController,

@@ -1,7 +1,7 @@
-"""The audit log written by the unit of work: every flush that adds, changes or deletes a token, a
-membership, an invitation, a project (and its allowed origins), a webhook endpoint, an integration or
-the single sign-on settings adds the entries that say so to the same flush, so they commit or roll back
-with the change itself.
+"""The audit log written by the unit of work: every flush that adds, changes or deletes a token, a membership,
+an invitation, a project (and its allowed origins), a webhook endpoint, an integration, a survey (its name and
+status: who activated, paused or completed it) or the single sign-on settings adds the entries that say so to
+the same flush, so they commit or roll back with the change itself.
 
 Watching the session rather than asking each service to remember means a change made anywhere (API,
 console, command line) is recorded. Bulk UPDATE/DELETE statements bypass the unit of work; code that
@@ -35,6 +35,7 @@ from app.db.models import (
     SsoConnection,
     SsoDomain,
     StripeIntegration,
+    Survey,
     TrackerIntegration,
     User,
     WebhookEndpoint,
@@ -141,6 +142,7 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         Audited("integration", ("project_id", "settings"), ("sealed_credential", "sealed_webhook_secret")),
         _project_org,
     ),
+    Survey: (Audited("survey", ("project_id", "name", "status")), _project_org),
 }
 KINDS = {StripeIntegration: "stripe", MintlifyIntegration: "mintlify"}
 """The `kind` of an integration's entries; a tracker integration's is its tracker ("github", "jira")."""

@@ -23,7 +23,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import ContactMessage, FeedbackItem, Project, WebhookEndpoint
+from app.db.models import ContactMessage, FeedbackItem, Project, Survey, WebhookEndpoint
 from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.projects import Projects
@@ -51,8 +51,9 @@ class Race:
     """Delete it as a user would, concurrently with the PATCH; returns the status answered."""
 
     def path(self, template: str, tenant: Tenant, ident: str) -> str:
-        return template.format(project_id=tenant.project_id if self.model is not Project else ident,
-                               feedback_id=ident, webhook_id=ident, message_id=ident)  # fmt: skip
+        project_id = tenant.project_id if self.model is not Project else ident
+        ids = {name: ident for name in ("feedback_id", "webhook_id", "message_id", "survey_id")}
+        return template.format(project_id=project_id, **ids)
 
 
 async def _new_project(client: Client, tenant: Tenant, session_maker: Maker, n: int) -> str:
@@ -108,6 +109,19 @@ async def _purge_contact_message(client: Client, tenant: Tenant, session_maker: 
     return (await client.delete(url, headers=tenant.headers)).status_code
 
 
+async def _new_survey(client: Client, tenant: Tenant, session_maker: Maker, n: int) -> str:
+    created = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/surveys", json={"template": "nps"}, headers=tenant.headers
+    )
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+async def _delete_survey(client: Client, tenant: Tenant, session_maker: Maker, ident: str) -> int:
+    url = f"/api/v1/projects/{tenant.project_id}/surveys/{ident}"
+    return (await client.delete(url, headers=tenant.headers)).status_code
+
+
 RACES = {
     "/api/v1/projects/{project_id}": Race(Project, {"name": "Renamed"}, _new_project, _delete_project),
     "/api/v1/projects/{project_id}/feedback/{feedback_id}": Race(
@@ -118,6 +132,9 @@ RACES = {
     ),
     "/api/v1/webhooks/{webhook_id}": Race(
         WebhookEndpoint, {"description": "Changed", "enabled": False}, _new_webhook, _delete_webhook
+    ),
+    "/api/v1/projects/{project_id}/surveys/{survey_id}": Race(
+        Survey, {"name": "Renamed", "status": "active"}, _new_survey, _delete_survey
     ),
 }
 

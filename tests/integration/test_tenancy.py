@@ -30,6 +30,8 @@ from app.services.attachments import FeedbackAttachments
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.services.image_cleaning import cleaned
+from app.surveys.bodies import SurveyCreateBody
+from app.surveys.service import Surveys
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
 from tests.console_helpers import Console
@@ -157,12 +159,16 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         (attachment,) = await FeedbackAttachments(
             session, operator_scope(owner.project.org_id, "tests"), owner.project
         ).store(feedback, [cleaned(png())], quota_bytes=10**6)
+        survey = await Surveys(session, operator_scope(owner.project.org_id, "tests"), owner.project).create(
+            SurveyCreateBody(template="nps")
+        )
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
         "message_id": str(message.id),
         "rating_id": str(rating.id),
         "attachment_id": str(attachment.id),
+        "survey_id": str(survey.id),
     }
 
 
@@ -265,12 +271,15 @@ PUBLIC_ROUTES = {
     "POST /api/v1/ratings",
     "POST /api/v1/feedback/submit",
     "POST /api/v1/contact/submit",
+    "GET /api/v1/surveys/active",
+    "GET /api/v1/surveys/{survey_id}/definition",
+    "POST /api/v1/surveys/{survey_id}/responses/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
     "POST /api/v1/integrations/{tracker}/{integration_id}",
 }
-"""The only API routes that answer without a token: the widgets' collection endpoints (project key,
-origins, rate limits) and the Stripe and issue tracker webhook receivers (a signature authenticates a
-delivery)."""
+"""The only API routes that answer without a token: the widgets' collection endpoints and the survey
+widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
+and the Stripe and issue tracker webhook receivers (a signature authenticates a delivery)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
@@ -321,10 +330,12 @@ CONSOLE_PUBLIC_ROUTES = {
     "POST /notifications/unsubscribe/{token:str}",
     "GET /notifications/confirm/{token:str}",
     "POST /notifications/confirm/{token:str}",
+    "GET /survey/{token:str}",
+    "POST /survey/{token:str}",
 }
 """The only console routes that answer without a signed-in member: signing up and in, the links that
-mail carries (each proves itself by its secret), and an assistant's consent page (it sends a signed-out
-member to log in and back)."""
+mail carries (each proves itself by its secret; the hosted survey page by its single-use token), and an
+assistant's consent page (it sends a signed-out member to log in and back)."""
 
 
 def console_routes(app: Litestar) -> list[tuple[str, HTTPRoute]]:

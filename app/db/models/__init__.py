@@ -36,6 +36,11 @@ from app.db.models.reporter_address import ReporterAddress
 from app.db.models.saml_assertion import SamlAssertion
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
+from app.db.models.survey import Survey, SurveyDisplay, SurveyStatus
+from app.db.models.survey_answer_vector import SurveyAnswerVector
+from app.db.models.survey_counter import ANSWERED, SURVEY_TOTALS, SurveyCounter
+from app.db.models.survey_link import SurveyLink
+from app.db.models.survey_response import SurveyResponse
 from app.db.models.theme import Theme
 from app.db.models.totp_authenticator import TotpAuthenticator
 from app.db.models.tracker_integration import TrackerIntegration, TrackerKind
@@ -46,9 +51,11 @@ from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
 
 __all__ = [
     "ALL_PATHS",
+    "ANSWERED",
     "NO_REASON",
     "NO_VERSION",
     "REASON_LENGTH",
+    "SURVEY_TOTALS",
     "AccessToken",
     "AttachmentUsage",
     "AuditEntry",
@@ -94,6 +101,13 @@ __all__ = [
     "SsoConnection",
     "SsoDomain",
     "StripeIntegration",
+    "Survey",
+    "SurveyAnswerVector",
+    "SurveyCounter",
+    "SurveyDisplay",
+    "SurveyLink",
+    "SurveyResponse",
+    "SurveyStatus",
     "Theme",
     "TokenScope",
     "TotpAuthenticator",
