@@ -1,0 +1,207 @@
+"""The project's Surveys tab: its surveys, a new one from a template or blank, the builder (questions with
+their translations side by side, trigger, audience, limits) with a live preview, "Activate"/"Pause",
+and deleting one. Admins build; members see the same pages without the means to change them.
+
+The builder works as plain form posts: its "Add question", "Add choice", move and remove buttons post
+the whole form and get it back with the change made (nothing saved until "Save", "Activate" or
+"Pause"); htmx swaps the same answer in place and refreshes the preview as the author types.
+Everything goes through the Surveys service the REST API uses, so its refusals name the input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, get, post
+from litestar.di import Provide
+from litestar.plugins.htmx import HTMXRequest
+
+from admin_ui.forms import Form, field_error
+from admin_ui.rendering import go_to, render
+from admin_ui.survey_form import (
+    DISPLAYS,
+    QUESTION_TYPES,
+    SurveyDraft,
+    apply_edit,
+    draft_from_form,
+    draft_of,
+    errors_of,
+    fill_choices,
+    survey_change,
+)
+from admin_ui.survey_preview import preview_of
+from app.db.models import Project, Survey, SurveyStatus
+from app.dependencies import provide_surveys
+from app.errors import InvalidRequest
+from app.surveys.bodies import SurveyCreateBody
+from app.surveys.service import Surveys
+from app.surveys.templates import TEMPLATES
+from tenants.permissions import needs
+from tenants.scope import Access
+
+STATUS_OF_ACTION = {"save": None, "activate": SurveyStatus.ACTIVE.value, "pause": SurveyStatus.PAUSED.value}
+DONE = {
+    "save": "Saved.",
+    "activate": "Saved and activated: visitors who match its trigger and audience now see it.",
+    "pause": "Saved and paused: no visitor sees it until you activate it again.",
+}
+PREVIEW = needs(Access.READ)
+"""The preview shows what was posted and changes nothing."""
+
+
+@dataclass
+class NewSurveyForm:
+    template: str = ""
+    name: str = ""
+
+
+class SurveysController(Controller):
+    path = "/projects/{project_id:str}/surveys"
+    include_in_schema = False
+    dependencies = {"surveys": Provide(provide_surveys)}
+
+    async def _list(self, request: HTMXRequest, project: Project, surveys: Surveys, **context: Any) -> Any:
+        rows, _ = await surveys.list(limit=100)
+        context.setdefault("errors", {})
+        context.setdefault("values", {"template": "nps", "name": ""})
+        return render(
+            request,
+            "surveys.html",
+            project=project,
+            surveys=rows,
+            counts=await surveys.response_counts(rows),
+            templates=[(key, template.name) for key, template in TEMPLATES.items()],
+            **context,
+        )
+
+    @get("/")
+    async def list_surveys(self, request: HTMXRequest, project: Project, surveys: Surveys) -> Any:
+        deleted = request.query_params.get("deleted")
+        return await self._list(
+            request, project, surveys, notice="Deleted the survey and its responses." if deleted else None
+        )
+
+    @post("/")
+    async def create(
+        self, request: HTMXRequest, project: Project, surveys: Surveys, data: Form[NewSurveyForm]
+    ) -> Any:
+        values = {"template": data.template, "name": data.name.strip()}
+        try:
+            if data.template and data.template not in TEMPLATES:
+                raise InvalidRequest("template", f"must be one of {', '.join(TEMPLATES)} or blank")
+            body = SurveyCreateBody(template=data.template or None, name=values["name"] or None)  # type: ignore[arg-type]
+            survey = await surveys.create(body)
+        except InvalidRequest as exc:
+            return await self._list(
+                request, project, surveys, status_code=400, errors=field_error(exc), values=values
+            )
+        return go_to(request, f"/projects/{project.id}/surveys/{survey.id}?created=1")
+
+    async def _builder(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        surveys: Surveys,
+        survey: Survey,
+        draft: SurveyDraft,
+        *,
+        preview_language: str = "",
+        **context: Any,
+    ) -> Any:
+        fill_choices(draft)
+        return render(
+            request,
+            "survey.html",
+            fragment="partials/_survey_builder.html",
+            project=project,
+            survey=survey,
+            response_count=(await surveys.response_counts([survey]))[survey.id],
+            draft=draft,
+            preview=preview_of(draft, preview_language),
+            question_types=QUESTION_TYPES,
+            displays=DISPLAYS,
+            errors=context.pop("errors", {}),
+            **context,
+        )
+
+    @get("/{survey_id:uuid}")
+    async def builder(self, request: HTMXRequest, project: Project, surveys: Surveys, survey_id: UUID) -> Any:
+        survey = await surveys.get(survey_id)
+        return await self._builder(
+            request,
+            project,
+            surveys,
+            survey,
+            draft_of(survey),
+            preview_language=request.query_params.get("preview_language", ""),
+            notice="Created as a draft: nobody sees it until you activate it."
+            if request.query_params.get("created")
+            else None,
+        )
+
+    @post("/{survey_id:uuid}")
+    async def change(self, request: HTMXRequest, project: Project, surveys: Surveys, survey_id: UUID) -> Any:
+        """Save, Activate or Pause the survey as the form shows it, or make a list edit and show the form."""
+        survey = await surveys.get(survey_id)
+        form = await request.form()
+        draft = draft_from_form({name: form.getall(name) for name in form})
+        action = str(form.get("action") or "save")
+        language = str(form.get("preview_language") or "")
+        if action not in STATUS_OF_ACTION:
+            apply_edit(draft, action)
+            return await self._builder(request, project, surveys, survey, draft, preview_language=language)
+        try:
+            await surveys.update(survey, survey_change(draft, STATUS_OF_ACTION[action]))
+        except InvalidRequest as exc:
+            refused = {"activate": "not activated", "pause": "not paused"}.get(action, "not saved")
+            return await self._builder(
+                request,
+                project,
+                surveys,
+                survey,
+                draft,
+                preview_language=language,
+                status_code=400,
+                errors=errors_of(exc),
+                refused=refused,
+            )
+        return await self._builder(
+            request,
+            project,
+            surveys,
+            survey,
+            draft_of(survey),
+            preview_language=language,
+            notice=DONE[action],
+        )
+
+    @post("/{survey_id:uuid}/preview", opt=PREVIEW)
+    async def preview(self, request: HTMXRequest, project: Project, surveys: Surveys, survey_id: UUID) -> Any:
+        await surveys.get(survey_id)
+        form = await request.form()
+        draft = draft_from_form({name: form.getall(name) for name in form})
+        return render(
+            request,
+            "partials/_survey_preview.html",
+            preview=preview_of(draft, str(form.get("preview_language") or "")),
+        )
+
+    @get("/{survey_id:uuid}/delete")
+    async def confirm_delete(
+        self, request: HTMXRequest, project: Project, surveys: Surveys, survey_id: UUID
+    ) -> Any:
+        survey = await surveys.get(survey_id)
+        return render(
+            request,
+            "survey_delete.html",
+            project=project,
+            survey=survey,
+            response_count=(await surveys.response_counts([survey]))[survey.id],
+        )
+
+    @post("/{survey_id:uuid}/delete")
+    async def delete(self, request: HTMXRequest, project: Project, surveys: Surveys, survey_id: UUID) -> Any:
+        survey = await surveys.get(survey_id)
+        await surveys.delete(survey)
+        return go_to(request, f"/projects/{project.id}/surveys?deleted=1")
