@@ -209,34 +209,41 @@ def draft_from_form(form: dict[str, list[str]]) -> SurveyDraft:
     )
 
 
-def apply_edit(draft: SurveyDraft, action: str) -> None:
+def apply_edit(draft: SurveyDraft, action: str) -> str | None:
     """A list edit of the builder's buttons: `add_question`, `remove_question:1`, `up:1`, `down:1`,
-    `add_choice:1`, `remove_choice:1:0`, `add_rule:1`, `remove_rule:1:0`. Anything else changes nothing."""
+    `add_choice:1`, `remove_choice:1:0`, `add_rule:1`, `remove_rule:1:0`. Anything else changes nothing.
+    Answers the input to put the focus in (the row added, the question moved), if any."""
     verb, _, rest = action.partition(":")
     at, _, inner = rest.partition(":")
     questions = draft.questions
     if verb == "add_question":
-        if len(questions) < MAX_QUESTIONS:
-            questions.append(QuestionRow(id=_fresh("q", {q.id for q in questions}, len(questions) + 1)))
-        return
+        if len(questions) >= MAX_QUESTIONS:
+            return None
+        questions.append(QuestionRow(id=_fresh("q", {q.id for q in questions}, len(questions) + 1)))
+        return f"questions[{len(questions) - 1}].id"
     if not at.isdigit() or int(at) >= len(questions):
-        return
+        return None
     index, question = int(at), questions[int(at)]
     if verb == "remove_question":
         del questions[index]
     elif verb == "up" and index > 0:
         questions[index - 1], questions[index] = questions[index], questions[index - 1]
+        return f"questions[{index - 1}].id"
     elif verb == "down" and index + 1 < len(questions):
         questions[index + 1], questions[index] = questions[index], questions[index + 1]
+        return f"questions[{index + 1}].id"
     elif verb == "add_choice" and len(question.choices) < MAX_CHOICES:
         taken = {choice.id for choice in question.choices}
         question.choices.append(ChoiceRow(id=_fresh("choice-", taken, len(question.choices) + 1)))
+        return f"questions[{index}].choices[{len(question.choices) - 1}].id"
     elif verb == "remove_choice" and inner.isdigit() and int(inner) < len(question.choices):
         del question.choices[int(inner)]
     elif verb == "add_rule" and len(question.rules) < MAX_RULES:
         question.rules.append(RuleRow(goto=END))
+        return f"questions[{index}].next[{len(question.rules) - 1}].if"
     elif verb == "remove_rule" and inner.isdigit() and int(inner) < len(question.rules):
         del question.rules[int(inner)]
+    return None
 
 
 def fill_choices(draft: SurveyDraft) -> None:
@@ -398,3 +405,22 @@ def errors_of(exc: InvalidRequest) -> dict[str, str]:
     if key != exc.field and (item := re.search(r"\[(\d+)\]", exc.field)):
         rule = f"item {int(item[1]) + 1}: {rule}"
     return {key: rule[:1].upper() + rule[1:]}
+
+
+_DESCRIBED = [
+    (re.compile(r"^questions\[(\d+)\]\.choices\[(\d+)\]\.text\.(.+)$"), "Question {0}, choice {1} in {2}"),
+    (re.compile(r"^questions\[(\d+)\]\.choices\[(\d+)\]\.id$"), "Question {0}, choice {1} id"),
+    (re.compile(r"^questions\[(\d+)\]\.text\.(.+)$"), "Question {0} in {1}"),
+    (re.compile(r"^questions\[(\d+)\]\.next\[(\d+)\]\.\w+$"), "Question {0}, skip rule {1}"),
+    (re.compile(r"^questions\[(\d+)\]\.(\w+)$"), "Question {0}, {1}"),
+]
+
+
+def describe(key: str) -> str:
+    """An input's name as the builder labels it: `questions[1].text.de` -> "Question 2 in de"."""
+    for pattern, words in _DESCRIBED:
+        if match := pattern.match(key):
+            parts = [str(int(part) + 1) if part.isdigit() else part for part in match.groups()]
+            return words.format(*parts)
+    words = key.replace("trigger.", "Trigger: ").replace("audience.", "Audience: ").replace("_", " ")
+    return words[:1].upper() + words[1:]

@@ -24,6 +24,7 @@ from admin_ui.survey_form import (
     QUESTION_TYPES,
     SurveyDraft,
     apply_edit,
+    describe,
     draft_from_form,
     draft_of,
     errors_of,
@@ -121,6 +122,7 @@ class SurveysController(Controller):
             preview=preview_of(draft, preview_language),
             question_types=QUESTION_TYPES,
             displays=DISPLAYS,
+            describe=describe,
             errors=context.pop("errors", {}),
             **context,
         )
@@ -149,8 +151,11 @@ class SurveysController(Controller):
         action = str(form.get("action") or "save")
         language = str(form.get("preview_language") or "")
         if action not in STATUS_OF_ACTION:
-            apply_edit(draft, action)
-            return await self._builder(request, project, surveys, survey, draft, preview_language=language)
+            # after a list edit, the row it made; after a change htmx posts, the input changed
+            focus = apply_edit(draft, action) or request.headers.get("hx-trigger-name")
+            return await self._builder(
+                request, project, surveys, survey, draft, preview_language=language, focus=focus
+            )
         try:
             await surveys.update(survey, survey_change(draft, STATUS_OF_ACTION[action]))
         except InvalidRequest as exc:

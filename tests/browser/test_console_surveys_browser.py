@@ -1,0 +1,90 @@
+"""The Surveys tab in Chromium, found by the names a person reads: a survey from a template, a question
+added with its texts side by side in each language while the live preview follows the typing and the
+chosen preview language, "Activate" refused until every text is there, then "Activate" and "Pause"; on
+a desktop and at a phone's width (screenshots under test-artifacts/console/)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.console_harness import console_server, page, screenshot
+from tests.browser.test_console_browser import sign_up
+
+__all__ = ["console_server", "page"]
+
+pytestmark = pytest.mark.browser
+
+
+def shoot(page: Page, name: str, *, width: int | None = None) -> None:
+    """From the top of the page, so the sticky toolbar and preview stand where they start."""
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, name, width=width)
+
+
+def test_build_a_survey_with_the_live_preview(page: Page, console_server: str) -> None:
+    sign_up(page, console_server, org="Survey Docs")
+    page.get_by_role("link", name="New project").first.click()
+    page.get_by_label("Name").fill("Help center")
+    page.get_by_role("button", name="Create project").click()
+    page.get_by_role("navigation", name="Project").get_by_role("link", name="Surveys").click()
+    expect(page.get_by_role("heading", name="Surveys", level=1)).to_be_visible()
+    page.get_by_label("Start from").select_option(label="Template: Customer satisfaction")
+    page.get_by_role("button", name="New survey").click()
+    expect(page.get_by_role("status")).to_contain_text("Created as a draft")
+
+    preview = page.locator("#survey-preview")
+    page.get_by_role("button", name="Add question").click()
+    last = page.locator("fieldset.question").last
+    expect(last.get_by_label("Id", exact=True)).to_be_focused()
+    question = last.get_by_label("Id", exact=True).input_value()
+    last.get_by_label("Type").select_option(label="Single choice")
+    # the type re-renders the question with two choices to fill in, one input per language
+    expect(last.get_by_role("textbox", name="choice 2 in sv")).to_be_visible()
+    last.get_by_role("textbox", name="in en").first.fill("Which plan are you on?")
+    expect(preview).to_contain_text("Which plan are you on?")
+    last.get_by_role("textbox", name="choice 1 in en").fill("Free")
+    last.get_by_role("textbox", name="choice 2 in en").fill("Team")
+    expect(preview.locator(".mock-choices").last).to_contain_text("Team")
+
+    page.get_by_label("Preview language").select_option("de")
+    expect(preview.locator(".mock-page")).to_have_attribute("lang", "de")
+    expect(preview).to_contain_text("Senden")
+    expect(preview.locator(".mock-text.missing")).to_contain_text("Which plan are you on?")
+    expect(preview).to_contain_text("3 texts not yet written in de")
+    page.get_by_label("Banner").check()
+    expect(preview.locator(".mock-page")).to_have_class("mock-page display-banner")
+    page.get_by_label("Pages", exact=True).fill("/docs/**")
+    shoot(page, "surveys-builder")
+    shoot(page, "surveys-builder-phone", width=375)
+
+    page.get_by_role("button", name="Activate").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("The survey was not activated.")
+    expect(alert).to_contain_text("Question 3 in de: Missing")
+    invalid = last.get_by_role("textbox", name="in de").first
+    expect(invalid).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(".mock-page")).to_have_attribute("lang", "de")  # still the chosen preview language
+    shoot(page, "surveys-builder-refused")
+
+    last = page.locator("fieldset.question").last
+    for language, text, free, team in (
+        ("de", "Welchen Tarif nutzen Sie?", "Kostenlos", "Team"),
+        ("sv", "Vilken plan använder du?", "Gratis", "Team"),
+    ):
+        last.get_by_role("textbox", name=f"in {language}").first.fill(text)
+        last.get_by_role("textbox", name=f"choice 1 in {language}").fill(free)
+        last.get_by_role("textbox", name=f"choice 2 in {language}").fill(team)
+    expect(page.locator("#survey-preview")).to_contain_text("Welchen Tarif nutzen Sie?")
+    shoot(page, "surveys-preview")
+    page.get_by_role("button", name="Activate").click()
+    expect(page.get_by_role("status")).to_contain_text("Saved and activated")
+    expect(page.locator("#survey-status")).to_have_text("active")
+    assert page.locator("fieldset.question").last.get_by_label("Id", exact=True).input_value() == question
+    page.get_by_role("button", name="Pause").click()
+    expect(page.locator("#survey-status")).to_have_text("paused")
+    expect(page.get_by_role("button", name="Activate")).to_be_visible()
+
+    page.get_by_role("link", name="Surveys", exact=True).last.click()
+    expect(page.get_by_role("cell", name="paused")).to_be_visible()
+    shoot(page, "surveys-list")
