@@ -1,6 +1,7 @@
 """The project's Surveys tab: its surveys, a new one from a template or blank, the builder (questions with
 their translations side by side, trigger, audience, limits) with a live preview, "Activate"/"Pause",
-and deleting one. Admins build; members see the same pages without the means to change them.
+deleting one, its results with a chart per question, its responses and their downloads. Admins build;
+members see the same pages without the means to change them.
 
 The builder works as plain form posts: its "Add question", "Add choice", move and remove buttons post
 the whole form and get it back with the change made (nothing saved until "Save", "Activate" or
@@ -13,11 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Stream
 
+from admin_ui.controllers.exports import export_format
 from admin_ui.forms import Form, field_error
+from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from admin_ui.survey_form import (
     DISPLAYS,
@@ -32,10 +36,17 @@ from admin_ui.survey_form import (
     survey_change,
 )
 from admin_ui.survey_preview import preview_of
-from app.db.models import Project, Survey, SurveyStatus
-from app.dependencies import provide_surveys
+from admin_ui.survey_results import result_views
+from app.compression import SKIP_COMPRESSION
+from app.db.models import Project, Survey, SurveyResponse, SurveyStatus
+from app.db.read_routing import REPLICA_READS, read_sessions
+from app.dependencies import provide_survey_responses, provide_surveys
 from app.errors import InvalidRequest
+from app.exports import SURVEY_RESPONSES, export_response
+from app.schemas.pagination import Pagination
 from app.surveys.bodies import SurveyCreateBody
+from app.surveys.responses import SurveyResponses, response_conditions
+from app.surveys.results import survey_results
 from app.surveys.service import Surveys
 from app.surveys.templates import TEMPLATES
 from tenants.permissions import needs
@@ -47,6 +58,9 @@ DONE = {
     "activate": "Saved and activated: visitors who match its trigger and audience now see it.",
     "pause": "Saved and paused: no visitor sees it until you activate it again.",
 }
+COMPLETED = {"true": True, "false": False}
+LATEST_RESPONSES = 50
+"""Where the latest open-text answers shown with the results come from."""
 PREVIEW = needs(Access.READ)
 """The preview shows what was posted and changes nothing."""
 
@@ -60,7 +74,10 @@ class NewSurveyForm:
 class SurveysController(Controller):
     path = "/projects/{project_id:str}/surveys"
     include_in_schema = False
-    dependencies = {"surveys": Provide(provide_surveys)}
+    dependencies = {
+        "surveys": Provide(provide_surveys),
+        "survey_responses": Provide(provide_survey_responses),
+    }
 
     async def _list(self, request: HTMXRequest, project: Project, surveys: Surveys, **context: Any) -> Any:
         rows, _ = await surveys.list(limit=100)
@@ -210,3 +227,97 @@ class SurveysController(Controller):
         survey = await surveys.get(survey_id)
         await surveys.delete(survey)
         return go_to(request, f"/projects/{project.id}/surveys?deleted=1")
+
+    @get("/{survey_id:uuid}/results", opt=REPLICA_READS)
+    async def results(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        surveys: Surveys,
+        survey_responses: SurveyResponses,
+        survey_id: UUID,
+    ) -> Any:
+        survey = await surveys.get(survey_id)
+        query = request.query_params
+        filters = {name: query.get(name, "").strip() for name in ("since", "until", "language")}
+        context: dict[str, Any] = {"errors": {}}
+        try:
+            language = choice(filters["language"], survey.languages, "language")
+            results = await survey_results(
+                surveys.session,
+                survey,
+                since=filters["since"] or None,
+                until=filters["until"] or None,
+                language=language,
+            )
+            latest, _ = await survey_responses.list(survey, language=language, limit=LATEST_RESPONSES)
+            context.update(results=results, questions=result_views(survey, results, latest))
+        except InvalidRequest as exc:
+            context.update(errors=field_error(exc), status_code=400)
+        return render(
+            request,
+            "survey_results.html",
+            project=project,
+            survey=survey,
+            response_count=(await surveys.response_counts([survey]))[survey.id],
+            filters=filters,
+            **context,
+        )
+
+    @get("/{survey_id:uuid}/responses", opt=REPLICA_READS)
+    async def responses(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        surveys: Surveys,
+        survey_responses: SurveyResponses,
+        survey_id: UUID,
+    ) -> Any:
+        survey = await surveys.get(survey_id)
+        query = request.query_params
+        filters = {name: query.get(name, "") for name in ("completed", "language")}
+        page = page_number(query.get("page"))
+        completed = choice(filters["completed"], COMPLETED, "completed")
+        language = choice(filters["language"], survey.languages, "language")
+        rows, total = await survey_responses.list(
+            survey,
+            completed=COMPLETED[completed] if completed else None,
+            language=language,
+            page=page,
+            limit=PAGE_SIZE,
+        )
+        base = f"/projects/{project.id}/surveys/{survey.id}/responses"
+        pages = Pages(Pagination.of(page=page, limit=PAGE_SIZE, total=total), base, filters)
+        return render(
+            request,
+            "survey_responses.html",
+            fragment="partials/_survey_responses.html",
+            project=project,
+            survey=survey,
+            response_count=(await surveys.response_counts([survey]))[survey.id],
+            responses=rows,
+            pages=pages,
+            filters=filters,
+            download_query=pages.query_for(1),
+        )
+
+    @get("/{survey_id:uuid}/responses/export", opt={SKIP_COMPRESSION: True, **REPLICA_READS})
+    async def export(
+        self, request: Request[Any, Any, Any], project: Project, surveys: Surveys, survey_id: UUID
+    ) -> Stream:
+        """Every response the list's filters match, as CSV or NDJSON, through the API's streamed export."""
+        survey = await surveys.get(survey_id)
+        completed = choice(request.query_params.get("completed"), COMPLETED, "completed")
+        language = choice(request.query_params.get("language"), survey.languages, "language")
+        query = (
+            SURVEY_RESPONSES.select()
+            .where(
+                *response_conditions(
+                    survey, completed=COMPLETED[completed] if completed else None, language=language
+                )
+            )
+            .order_by(SurveyResponse.created_at.desc(), SurveyResponse.id.desc())
+        )
+        return export_response(
+            await read_sessions(request), project, SURVEY_RESPONSES, query, export_format(request)
+        )

@@ -5,12 +5,14 @@ surveys not found."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from app.db.models import User
 from tests.console_helpers import Console, add_user
 from tests.factories import Tenant
+from tests.integration.surveys.conftest import create_survey, every_type, submit
 
 SURVEY_URL = re.compile(r"/projects/[0-9a-f-]{36}/surveys/([0-9a-f-]{36})")
 
@@ -19,6 +21,12 @@ def error_beside(html: str, key: str) -> str | None:
     """The message shown beside the input named `key` (its id as the builder writes it)."""
     slug = key.replace("[", "-").replace("]", "").replace(".", "-")
     match = re.search(rf'<p class="error" id="e-{re.escape(slug)}">([^<]+)</p>', html)
+    return match.group(1) if match else None
+
+
+def value_of(html: str, name: str) -> str | None:
+    """The value an input named `name` shows."""
+    match = re.search(rf'name="{re.escape(name)}"[^>]*? value="([^"]*)"', html)
     return match.group(1) if match else None
 
 
@@ -114,7 +122,8 @@ async def test_build_with_translations_and_the_list_buttons_without_javascript(
     url = f"/projects/{tenant.project_id}/surveys/{survey_id}"
     added = await console.post(url, form(action="add_question"))
     assert added.status_code == 200
-    assert 'name="questions[0].id" value="q1"' in added.text
+    assert value_of(added.text, "questions[0].id") == "q1"
+    assert re.search(r'name="questions\[0\]\.id"[^>]* autofocus', added.text)  # where the typing goes on
     assert 'name="questions[0].text.en"' in added.text and 'name="questions[0].text.de"' in added.text
     retyped = await console.post(
         url, form(**{"questions[0].id": "easy", "questions[0].type": "single_choice", "action": "refresh"})
@@ -123,8 +132,8 @@ async def test_build_with_translations_and_the_list_buttons_without_javascript(
     assert 'name="questions[0].choices[1].text.de"' in retyped.text
     assert 'name="questions[0].choices[2].id"' not in retyped.text
     more = await console.post(url, form(**TWO_QUESTIONS, action="add_choice:0"))
-    assert 'name="questions[0].choices[2].id" value="choice-3"' in more.text
-    assert 'name="questions[0].choices[1].text.de" value="Nein"' in more.text
+    assert value_of(more.text, "questions[0].choices[2].id") == "choice-3"
+    assert value_of(more.text, "questions[0].choices[1].text.de") == "Nein"
     saved = await console.post(url, form(**TWO_QUESTIONS, action="save"))
     assert saved.status_code == 200 and "Saved." in saved.text
     survey = await api_survey(console, tenant, survey_id)
@@ -134,10 +143,10 @@ async def test_build_with_translations_and_the_list_buttons_without_javascript(
     assert survey["questions"][0]["next"] == [{"if": "yes", "goto": "end"}]
     assert survey["questions"][1]["required"] is False
     moved = await console.post(url, form(**TWO_QUESTIONS, action="down:0"))
-    ids = re.findall(r'name="questions\[(\d)\]\.id" value="(\w+)"', moved.text)
-    assert ids == [("0", "why"), ("1", "easy")]
+    assert [value_of(moved.text, f"questions[{n}].id") for n in (0, 1)] == ["why", "easy"]
     removed = await console.post(url, form(**TWO_QUESTIONS, action="remove_question:0"))
-    assert re.findall(r'name="questions\[(\d)\]\.id" value="(\w+)"', removed.text) == [("0", "why")]
+    assert value_of(removed.text, "questions[0].id") == "why"
+    assert value_of(removed.text, "questions[1].id") is None
     assert len((await api_survey(console, tenant, survey_id))["questions"]) == 2  # only Save saves
 
 
@@ -265,3 +274,77 @@ async def test_another_organizations_survey_is_not_found(
         assert (await console.post(f"{url}/delete", {})).status_code == 404
     assert (await console.get(f"/projects/{other_tenant.project_id}/surveys")).status_code == 404
     assert (await console.get(f"/projects/{tenant.project_id}/surveys/{mine}")).status_code == 200
+
+
+async def answered_survey(console: Console, tenant: Tenant) -> str:
+    """A survey with a question of each type and three responses (one partial, one in German)."""
+    survey = await create_survey(console.client, tenant, every_type())
+    answers = [
+        (
+            "en",
+            True,
+            {"score": 10, "stars": 4, "plan": "pro", "uses": ["docs", "api"], "again": True, "why": "Fast"},
+        ),
+        (
+            "de",
+            True,
+            {"score": 3, "stars": 2, "plan": "free", "uses": ["docs"], "again": False, "why": HOSTILE},
+        ),
+        ("en", False, {"score": 8}),
+    ]
+    for language, completed, values in answers:
+        sent = await submit(
+            console.client,
+            tenant,
+            survey["id"],
+            [{"question_id": key, "value": value} for key, value in values.items()],
+            language=language,
+            completed=completed,
+        )
+        assert sent.status_code == 200, sent.text
+    return str(survey["id"])
+
+
+HOSTILE = "<script>alert('visitor')</script>"
+
+
+async def test_results_with_charts_and_filters(console: Console, owner: User, tenant: Tenant) -> None:
+    survey_id = await answered_survey(console, tenant)
+    await console.login(owner.email)
+    url = f"/projects/{tenant.project_id}/surveys/{survey_id}/results"
+    page = (await console.get(url)).text
+    assert re.search(r'id="result-responses">3<', page) and re.search(r'id="result-completed">2<', page)
+    assert re.search(r'id="nps-score">0<', page)  # one promoter, one passive, one detractor
+    assert "<strong>1</strong> promoters" in page and "<strong>1</strong> detractors" in page
+    assert '<rect class="bar promoter"' in page and '<rect class="bar detractor"' in page
+    assert 'role="img" aria-label="Answers to plan: Free: 1 (50 %); Pro: 1 (50 %)"' in page
+    assert "Docs: 2 (100 %)" in page and "Yes: 1 (50 %)" in page  # shares of those who answered
+    assert "3.0" in page  # the mean rating
+    assert "Fast" in page and HOSTILE not in page and "&lt;script&gt;alert(" in page
+    german = (await console.get(url, params={"language": "de"})).text
+    assert re.search(r'id="result-responses">1<', german) and re.search(r'id="nps-score">-100<', german)
+    later = (await console.get(url, params={"since": "2999-01-01"})).text
+    assert re.search(r'id="result-responses">0<', later) and "No answers in this period yet." in later
+    refused = await console.get(url, params={"since": "yesterday"})
+    assert refused.status_code == 400 and 'id="e-since"' in refused.text
+
+
+async def test_responses_list_and_downloads(console: Console, owner: User, tenant: Tenant) -> None:
+    survey_id = await answered_survey(console, tenant)
+    await console.login(owner.email)
+    url = f"/projects/{tenant.project_id}/surveys/{survey_id}/responses"
+    page = (await console.get(url)).text
+    assert page.count('<td class="answers">') == 3
+    assert HOSTILE not in page and "&lt;script&gt;alert(" in page
+    assert "docs, api" in page and ">Yes<" in page and ">partial<" in page
+    completed = (await console.get(url, params={"completed": "true", "language": "de"})).text
+    assert completed.count('<td class="answers">') == 1
+    assert f'href="{url}/export?completed=true&amp;language=de&amp;format=csv"' in completed
+    assert f'href="{url}/export?completed=true&amp;language=de&amp;format=ndjson"' in completed
+    csv = await console.get(f"{url}/export", params={"completed": "true", "format": "csv"})
+    assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
+    assert len(csv.text.strip().splitlines()) == 3  # a header and two completed responses
+    ndjson = await console.get(f"{url}/export", params={"language": "de", "format": "ndjson"})
+    lines = [json.loads(line) for line in ndjson.text.strip().splitlines()]
+    assert [line["language"] for line in lines] == ["de"]
+    assert (await console.get(url, params={"completed": "maybe"})).status_code == 400
