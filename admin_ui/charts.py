@@ -1,8 +1,8 @@
 """Server-rendered SVG bar charts: ratings over time (markup in partials/_chart.html) and answers per
 value of a survey question (partials/_count_chart.html); geometry here.
 
-A bar per bucket; a bucket without ratings has no bar (not a zero bar), so "no data" never reads as
-"0 % helpful". Values below zero (NPS) hang from the zero line."""
+Over time, a bar per bucket; a bucket without ratings has no bar (not a zero bar), so "no data" never
+reads as "0 % helpful". Values below zero (NPS) hang from the zero line."""
 
 from __future__ import annotations
 
@@ -128,7 +128,6 @@ class CountChart:
     horizontal: bool
     width: int
     height: int
-    label_width: int = 0
 
     @property
     def has_data(self) -> bool:
@@ -140,8 +139,9 @@ class CountChart:
         return "; ".join(f"{bar.label}: {bar.count} ({bar.percent} %)" for bar in self.bars)
 
 
-COLUMN_HEIGHT, COLUMN_TOP, COLUMN_BOTTOM = 130, 16, 20
-SHARE_WIDTH, ROW_HEIGHT, ROW_GAP, ROW_LABEL, ROW_RIGHT = 480, 22, 6, 190, 70
+COLUMN_WIDTH, COLUMN_HEIGHT, COLUMN_TOP, COLUMN_BOTTOM = 360, 140, 14, 18
+SHARE_WIDTH, SHARE_HEIGHT = 100, 10
+"""A lying bar is drawn alone in a strip this size, stretched to the row; its words are HTML beside it."""
 
 
 def count_chart(title: str, counts: list[tuple[str, int]], *, tones: list[str] | None = None) -> CountChart:
@@ -149,7 +149,7 @@ def count_chart(title: str, counts: list[tuple[str, int]], *, tones: list[str] |
     total = sum(count for _, count in counts)
     top = max([count for _, count in counts] + [1])
     plot = COLUMN_HEIGHT - COLUMN_TOP - COLUMN_BOTTOM
-    slot = (WIDTH - 8) / max(len(counts), 1)
+    slot = (COLUMN_WIDTH - 8) / max(len(counts), 1)
     bars = []
     for index, (label, count) in enumerate(counts):
         height = plot * count / top
@@ -165,29 +165,25 @@ def count_chart(title: str, counts: list[tuple[str, int]], *, tones: list[str] |
                 tone=tones[index] if tones else "",
             )
         )
-    return CountChart(title, bars, total, horizontal=False, width=WIDTH, height=COLUMN_HEIGHT)
+    return CountChart(title, bars, total, horizontal=False, width=COLUMN_WIDTH, height=COLUMN_HEIGHT)
 
 
 def share_chart(title: str, counts: list[tuple[str, int]], *, total: int | None = None) -> CountChart:
-    """Lying bars, one per choice, with the choice's words beside it; `total` (the responses that
-    answered) is what the percentages are of when one answer may pick several choices."""
+    """Lying bars, one per choice, as long as its count against the most chosen; `total` (the responses
+    that answered) is what the percentages are of when one answer may pick several choices."""
     answered = total if total is not None else sum(count for _, count in counts)
     top = max([count for _, count in counts] + [1])
-    plot = SHARE_WIDTH - ROW_LABEL - ROW_RIGHT
     bars = [
         CountBar(
             label=label,
             count=count,
             percent=round(100 * count / answered) if answered else 0,
-            x=ROW_LABEL,
-            y=index * (ROW_HEIGHT + ROW_GAP),
-            width=round(max(plot * count / top, 0), 2),
-            height=ROW_HEIGHT,
+            x=0,
+            y=0,
+            width=round(SHARE_WIDTH * count / top, 2),
+            height=SHARE_HEIGHT,
             tone="",
         )
-        for index, (label, count) in enumerate(counts)
+        for label, count in counts
     ]
-    height = max(len(bars) * (ROW_HEIGHT + ROW_GAP) - ROW_GAP, ROW_HEIGHT)
-    return CountChart(
-        title, bars, answered, horizontal=True, width=SHARE_WIDTH, height=height, label_width=ROW_LABEL
-    )
+    return CountChart(title, bars, answered, horizontal=True, width=SHARE_WIDTH, height=SHARE_HEIGHT)

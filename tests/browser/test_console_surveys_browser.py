@@ -1,15 +1,22 @@
 """The Surveys tab in Chromium, found by the names a person reads: a survey from a template, a question
 added with its texts side by side in each language while the live preview follows the typing and the
-chosen preview language, "Activate" refused until every text is there, then "Activate" and "Pause"; on
-a desktop and at a phone's width (screenshots under test-artifacts/console/)."""
+chosen preview language, "Activate" refused until every text is there, then "Activate" and "Pause"; the
+results with their charts, the responses and a download, as a member who only reads; on a desktop and
+at a phone's width (screenshots under test-artifacts/console/)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.console_harness import console_server, page, screenshot
+from tests.browser.harness import LiveServer
 from tests.browser.test_console_browser import sign_up
+from tests.console_helpers import PASSWORD, add_user
+from tests.integration.surveys.conftest import ALLOWED, every_type
+from tests.local_http import local_http
 
 __all__ = ["console_server", "page"]
 
@@ -88,3 +95,70 @@ def test_build_a_survey_with_the_live_preview(page: Page, console_server: str) -
     page.get_by_role("link", name="Surveys", exact=True).last.click()
     expect(page.get_by_role("cell", name="paused")).to_be_visible()
     shoot(page, "surveys-list")
+
+
+def test_results_responses_and_downloads(page: Page, live_server: LiveServer) -> None:
+    tenant = live_server.tenant(origins=(ALLOWED,))
+    live_server._arrange(lambda maker: add_user(maker, tenant.org_id, "ana@surveys.example", "member"))
+    base = live_server.base_url
+    api = f"{base}/api/v1/projects/{tenant.project_id}/surveys"
+    survey = local_http.post(api, json=every_type(name="Onboarding pulse"), headers=tenant.headers).json()
+    plans = ["pro", "free", "pro", "pro", "free", "pro", "free"]
+    for n, plan in enumerate(plans):
+        answers = {
+            "score": [10, 9, 7, 3, 10, 8, 0][n],
+            "stars": [5, 4, 4, 2, 5, 3, 1][n],
+            "plan": plan,
+            "uses": [["docs"], ["docs", "api"], ["ui"], ["api"], ["docs", "ui"], ["docs"], ["api"]][n],
+            "again": n % 3 != 0,
+            "why": [
+                "Quick to set up",
+                "<b>not bold</b>",
+                "Docs are great",
+                "",
+                "Love the API",
+                "",
+                "Too pricey",
+            ][n],
+        }
+        sent = local_http.post(
+            f"{base}/api/v1/surveys/{survey['id']}/responses/submit",
+            json={
+                "project_key": tenant.project_key,
+                "answers": [{"question_id": k, "value": v} for k, v in answers.items() if v != ""],
+                "language": "de" if n % 2 else "en",
+                "completed": n != 6,
+                "path": "/docs/start",
+            },
+            headers={"Origin": ALLOWED},
+        )
+        assert sent.status_code == 200, sent.text
+
+    page.goto(base + "/login")
+    page.get_by_label("Email").fill("ana@surveys.example")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{base}/projects/{tenant.project_id}/surveys")
+    page.get_by_role("link", name="Onboarding pulse").click()
+    expect(page.get_by_role("button", name="Activate")).to_have_count(0)  # a member reads only
+    page.get_by_role("navigation", name="Survey").get_by_role("link", name="Results").click()
+    expect(page.locator("#result-responses")).to_have_text("7")
+    expect(page.locator("#nps-score")).to_have_text("14")
+    expect(page.get_by_role("img", name="Answers to score")).to_be_visible()
+    expect(page.get_by_role("figure", name="Answers to plan")).to_contain_text("Pro 4 · 57 %")
+    expect(page.get_by_text("<b>not bold</b>")).to_be_visible()
+    shoot(page, "surveys-results")
+    shoot(page, "surveys-results-phone", width=375)
+    page.get_by_label("Language").select_option("de")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("#result-responses")).to_have_text("3")
+
+    page.get_by_role("navigation", name="Survey").get_by_role("link", name="Responses").click()
+    page.get_by_label("Completed").select_option(label="Completed")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("td.answers")).to_have_count(6)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download CSV").click()
+    rows = Path(download.value.path()).read_text(encoding="utf-8-sig").strip().splitlines()
+    assert len(rows) == 7 and rows[0].startswith("id,")
+    shoot(page, "surveys-responses")

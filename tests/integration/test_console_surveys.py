@@ -317,8 +317,13 @@ async def test_results_with_charts_and_filters(console: Console, owner: User, te
     assert re.search(r'id="nps-score">0<', page)  # one promoter, one passive, one detractor
     assert "<strong>1</strong> promoters" in page and "<strong>1</strong> detractors" in page
     assert '<rect class="bar promoter"' in page and '<rect class="bar detractor"' in page
-    assert 'role="img" aria-label="Answers to plan: Free: 1 (50 %); Pro: 1 (50 %)"' in page
-    assert "Docs: 2 (100 %)" in page and "Yes: 1 (50 %)" in page  # shares of those who answered
+    assert 'role="img" aria-label="Answers to score: 0: 0 (0 %); 1: 0 (0 %)' in page
+    assert "; 8: 1 (33 %); 9: 0 (0 %); 10: 1 (33 %)" in page
+    shares = dict(
+        re.findall(r'share-label">(\w+)</span>.*?share-count">(\d+ <span class="muted">· \d+ %)', page, re.S)
+    )
+    assert shares["Free"] == shares["Pro"] == shares["Yes"] == '1 <span class="muted">· 50 %'
+    assert shares["Docs"] == '2 <span class="muted">· 100 %'  # of those who answered, several choices each
     assert "3.0" in page  # the mean rating
     assert "Fast" in page and HOSTILE not in page and "&lt;script&gt;alert(" in page
     german = (await console.get(url, params={"language": "de"})).text
