@@ -357,7 +357,7 @@ def _moment(name: str, text: str) -> datetime | None:
 
 
 FRIENDLY = {
-    "name": "required: one line of up to 200 characters",
+    "name": "one line of 1 to 200 characters",
     "id": "use a to z, 0 to 9, _ and -: 1 to 40 characters",
     "languages": "language codes such as en, de, sv or pt-BR, at least one",
     "audience.languages": "language codes such as en, de, sv or pt-BR",
