@@ -102,11 +102,13 @@ async def _apply_due_retention(app: Litestar) -> None:
     for removed in await run_due_retention(app.state.session_maker):
         if removed.feedback or removed.ratings or removed.contact_messages:
             _retention_log.info(
-                "retention of project %s deleted %s feedback items, %s ratings, %s contact messages",
+                "retention of project %s deleted %s feedback items, %s ratings, %s contact messages, "
+                "%s survey responses",
                 removed.project_id,
                 removed.feedback,
                 removed.ratings,
                 removed.contact_messages,
+                removed.survey_responses,
             )
 
 
