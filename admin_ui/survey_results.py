@@ -5,11 +5,10 @@ groups, the mean rating, the choices by their words, and for open text its theme
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from admin_ui.charts import CountChart, count_chart, share_chart
 from app.db.models import Survey, SurveyResponse
-from app.surveys.bodies import NpsOut, QuestionResult, SurveyResults
+from app.surveys.bodies import NpsOut, QuestionResult, SurveyResults, SurveyTheme
 from app.surveys.definition import Question, questions_of
 
 LATEST_ANSWERS = 5
@@ -26,7 +25,7 @@ class QuestionView:
     chart: CountChart | None = None
     nps: NpsOut | None = None
     mean: float | None = None
-    themes: list[Any] = field(default_factory=list)
+    themes: list[SurveyTheme] = field(default_factory=list)
     latest: list[str] = field(default_factory=list)
     """Open text: the latest answers, the visitors' own words."""
 
