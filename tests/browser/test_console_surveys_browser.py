@@ -1,15 +1,16 @@
 """The Surveys tab in Chromium, found by the names a person reads: a survey from a template, a question
 added with its texts side by side in each language while the live preview follows the typing and the
 chosen preview language, "Activate" refused until every text is there, then "Activate" and "Pause"; the
-results with their charts, the responses and a download, as a member who only reads; on a desktop and
-at a phone's width (screenshots under test-artifacts/console/)."""
+results with their charts, the responses and a download, as a member who only reads; and the builder
+with JavaScript turned off. On a desktop and at a phone's width (screenshots under
+test-artifacts/console/)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.console_harness import console_server, page, screenshot
 from tests.browser.harness import LiveServer
@@ -162,3 +163,42 @@ def test_results_responses_and_downloads(page: Page, live_server: LiveServer) ->
     rows = Path(download.value.path()).read_text(encoding="utf-8-sig").strip().splitlines()
     assert len(rows) == 7 and rows[0].startswith("id,")
     shoot(page, "surveys-responses")
+
+
+def test_the_builder_works_without_javascript(browser: Browser, live_server: LiveServer) -> None:
+    tenant = live_server.tenant(origins=(ALLOWED,))
+    live_server._arrange(lambda maker: add_user(maker, tenant.org_id, "noscript@surveys.example", "owner"))
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    base = live_server.base_url
+    page.goto(base + "/login")
+    page.get_by_label("Email").fill("noscript@surveys.example")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{base}/projects/{tenant.project_id}/surveys")
+    page.get_by_label("Start from").select_option(label="Blank survey")
+    page.get_by_label("Name", exact=True).fill("Plain forms")
+    page.get_by_role("button", name="New survey").click()
+    page.get_by_role("button", name="Add question").click()
+    question = page.get_by_role("group", name="Question 1")
+    question.get_by_label("Type").select_option(label="Multiple choice")
+    question.get_by_role("textbox", name="Question 1 in en").fill("What do you use?")
+    page.get_by_role("button", name="Refresh preview").click()  # the form comes back with two choices
+    question.get_by_role("textbox", name="choice 1 in en").fill("Docs")
+    question.get_by_role("textbox", name="choice 2 in en").fill("API")
+    question.get_by_role("button", name="Add choice").click()
+    question.get_by_role("textbox", name="choice 3 in en").fill("Widgets")
+    page.get_by_role("button", name="Refresh preview").click()
+    expect(page.locator("#survey-preview .mock-choices li")).to_have_text(["Docs", "API", "Widgets"])
+    page.get_by_role("button", name="Activate").click()
+    expect(page.get_by_role("status")).to_contain_text("Saved and activated")
+    expect(page.locator("#survey-status")).to_have_text("active")
+    survey = local_http.get(
+        f"{base}/api/v1/projects/{tenant.project_id}/surveys", headers=tenant.headers
+    ).json()["surveys"][0]
+    assert [choice["text"]["en"] for choice in survey["questions"][0]["choices"]] == [
+        "Docs",
+        "API",
+        "Widgets",
+    ]
+    context.close()
