@@ -17,7 +17,7 @@ import msgspec
 
 from app.db.models import Survey
 from app.errors import InvalidRequest
-from app.surveys.bodies import SurveyPatchBody
+from app.surveys.bodies import SurveyCreateBody, SurveyPatchBody
 from app.surveys.definition import CHOICE_TYPES, MAX_QUESTIONS
 
 QUESTION_TYPES = [
@@ -260,6 +260,15 @@ def _fresh(prefix: str, taken: set[str], start: int) -> str:
     while f"{prefix}{number}" in taken:
         number += 1
     return f"{prefix}{number}"
+
+
+def new_survey(template: str, name: str) -> SurveyCreateBody:
+    """The "New survey" form's ask: a draft from `template`, or blank (then `name` is required)."""
+    body = {"template": template or None, "name": name.strip() or None}
+    try:
+        return msgspec.convert(body, SurveyCreateBody)
+    except msgspec.ValidationError as exc:
+        raise invalid_request(exc) from None
 
 
 def survey_change(draft: SurveyDraft, status: str | None = None) -> SurveyPatchBody:

@@ -33,6 +33,7 @@ from admin_ui.survey_form import (
     draft_of,
     errors_of,
     fill_choices,
+    new_survey,
     survey_change,
 )
 from admin_ui.survey_preview import preview_of
@@ -44,7 +45,6 @@ from app.dependencies import provide_survey_responses, provide_surveys
 from app.errors import InvalidRequest
 from app.exports import SURVEY_RESPONSES, export_response
 from app.schemas.pagination import Pagination
-from app.surveys.bodies import SurveyCreateBody
 from app.surveys.responses import SurveyResponses, response_conditions
 from app.surveys.results import survey_results
 from app.surveys.service import Surveys
@@ -80,7 +80,9 @@ class SurveysController(Controller):
     }
 
     async def _list(self, request: HTMXRequest, project: Project, surveys: Surveys, **context: Any) -> Any:
-        rows, _ = await surveys.list(limit=100)
+        page = page_number(request.query_params.get("page"))
+        rows, total = await surveys.list(page=page, limit=PAGE_SIZE)
+        base = f"/projects/{project.id}/surveys"
         context.setdefault("errors", {})
         context.setdefault("values", {"template": "nps", "name": ""})
         return render(
@@ -88,6 +90,7 @@ class SurveysController(Controller):
             "surveys.html",
             project=project,
             surveys=rows,
+            pages=Pages(Pagination.of(page=page, limit=PAGE_SIZE, total=total), base, {}),
             counts=await surveys.response_counts(rows),
             templates=[(key, template.name) for key, template in TEMPLATES.items()],
             **context,
@@ -106,10 +109,7 @@ class SurveysController(Controller):
     ) -> Any:
         values = {"template": data.template, "name": data.name.strip()}
         try:
-            if data.template and data.template not in TEMPLATES:
-                raise InvalidRequest("template", f"must be one of {', '.join(TEMPLATES)} or blank")
-            body = SurveyCreateBody(template=data.template or None, name=values["name"] or None)  # type: ignore[arg-type]
-            survey = await surveys.create(body)
+            survey = await surveys.create(new_survey(data.template, values["name"]))
         except InvalidRequest as exc:
             return await self._list(
                 request, project, surveys, status_code=400, errors=field_error(exc), values=values

@@ -107,11 +107,22 @@ async def test_new_survey_from_a_template_lists_with_its_languages(
     assert '<td class="num">0</td>' in row.group(0)
 
 
-async def test_blank_survey_needs_a_name(console: Console, owner: User, tenant: Tenant) -> None:
+async def test_a_new_survey_is_checked_like_the_api_checks_it(
+    console: Console, owner: User, tenant: Tenant
+) -> None:
     await console.login(owner.email)
-    refused = await console.post(f"/projects/{tenant.project_id}/surveys", {"template": "", "name": ""})
+    url = f"/projects/{tenant.project_id}/surveys"
+    refused = await console.post(url, {"template": "", "name": ""})
     assert refused.status_code == 400
     assert 'id="e-name"' in refused.text and "Required" in refused.text
+    too_long = await console.post(url, {"template": "", "name": "n" * 201})
+    assert too_long.status_code == 400
+    assert re.search(r'id="e-name">One line of 1 to 200 characters<', too_long.text)
+    two_lines = await console.post(url, {"template": "nps", "name": "NPS\nsecond line"})
+    assert two_lines.status_code == 400 and 'id="e-name"' in two_lines.text
+    unknown = await console.post(url, {"template": "quiz", "name": ""})
+    assert unknown.status_code == 400 and 'id="e-template"' in unknown.text
+    assert "No surveys yet." in (await console.get(url)).text
 
 
 async def test_build_with_translations_and_the_list_buttons_without_javascript(
@@ -353,3 +364,15 @@ async def test_responses_list_and_downloads(console: Console, owner: User, tenan
     lines = [json.loads(line) for line in ndjson.text.strip().splitlines()]
     assert [line["language"] for line in lines] == ["de"]
     assert (await console.get(url, params={"completed": "maybe"})).status_code == 400
+
+
+async def test_the_list_pages(console: Console, owner: User, tenant: Tenant) -> None:
+    for n in range(21):
+        await create_survey(console.client, tenant, {"template": "csat", "name": f"Pulse {n:02d}"})
+    await console.login(owner.email)
+    url = f"/projects/{tenant.project_id}/surveys"
+    first = (await console.get(url)).text
+    assert first.count('<th scope="row">') == 20 and "Page 1 of 2" in first and "Pulse 20" in first
+    assert f'href="{url}?page=2"' in first
+    second = (await console.get(url, params={"page": "2"})).text
+    assert second.count('<th scope="row">') == 1 and "Pulse 00" in second
