@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Controller, Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,6 +26,7 @@ from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
 from app.request_checks import strict_body
 from app.state import active_surveys_of, ingest_of
 from app.surveys.bodies import (
+    ActiveSurveys,
     ChoiceIn,
     PublicSurveyResponseBody,
     QuestionInLanguage,
@@ -57,7 +59,11 @@ class PublicSurveyController(Controller):
     @get(
         ACTIVE_SURVEYS,
         summary="List a project's active surveys for the survey widget's loader",
-        responses={**READ_ERRORS},
+        responses={
+            200: ResponseSpec(data_container=ActiveSurveys, description="The project's active surveys"),
+            304: ResponseSpec(None, description="Not modified: the ETag sent in If-None-Match is current"),
+            **READ_ERRORS,
+        },
     )
     async def active_surveys(
         self, request: Request[Any, Any, Any], project_key: ProjectKey
