@@ -1,7 +1,8 @@
-"""Server-rendered SVG bar charts for ratings over time: geometry here, markup in partials/_chart.html.
+"""Server-rendered SVG bar charts: ratings over time (markup in partials/_chart.html) and answers per
+value of a survey question (partials/_count_chart.html); geometry here.
 
-A bar per bucket; a bucket without ratings has no bar (not a zero bar), so "no data" never reads as
-"0 % helpful". Values below zero (NPS) hang from the zero line."""
+Over time, a bar per bucket; a bucket without ratings has no bar (not a zero bar), so "no data" never
+reads as "0 % helpful". Values below zero (NPS) hang from the zero line."""
 
 from __future__ import annotations
 
@@ -100,3 +101,89 @@ def bar_chart(
 
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+@dataclass(frozen=True)
+class CountBar:
+    label: str
+    count: int
+    percent: int
+    """Of all the answers the chart counts, rounded."""
+    x: float
+    y: float
+    width: float
+    height: float
+    tone: str
+    """A class for the bar: "" or, for an NPS score, detractor, passive or promoter."""
+
+
+@dataclass(frozen=True)
+class CountChart:
+    """Answers per value (a survey question's distribution): a bar per value, every value labelled, so
+    an answer nobody gave reads as an empty slot, not as a missing one."""
+
+    title: str
+    bars: list[CountBar]
+    total: int
+    horizontal: bool
+    width: int
+    height: int
+
+    @property
+    def has_data(self) -> bool:
+        return self.total > 0
+
+    @property
+    def summary(self) -> str:
+        """The text alternative of the picture: every value with its count."""
+        return "; ".join(f"{bar.label}: {bar.count} ({bar.percent} %)" for bar in self.bars)
+
+
+COLUMN_WIDTH, COLUMN_HEIGHT, COLUMN_TOP, COLUMN_BOTTOM = 360, 140, 14, 18
+SHARE_WIDTH, SHARE_HEIGHT = 100, 10
+"""A lying bar is drawn alone in a strip this size, stretched to the row; its words are HTML beside it."""
+
+
+def count_chart(title: str, counts: list[tuple[str, int]], *, tones: list[str] | None = None) -> CountChart:
+    """Upright bars, one per value in the order given (a scale: 0 to 10, 1 to 5)."""
+    total = sum(count for _, count in counts)
+    top = max([count for _, count in counts] + [1])
+    plot = COLUMN_HEIGHT - COLUMN_TOP - COLUMN_BOTTOM
+    slot = (COLUMN_WIDTH - 8) / max(len(counts), 1)
+    bars = []
+    for index, (label, count) in enumerate(counts):
+        height = plot * count / top
+        bars.append(
+            CountBar(
+                label=label,
+                count=count,
+                percent=round(100 * count / total) if total else 0,
+                x=round(4 + index * slot + slot * 0.12, 2),
+                y=round(COLUMN_TOP + plot - height, 2),
+                width=round(slot * 0.76, 2),
+                height=round(height, 2),
+                tone=tones[index] if tones else "",
+            )
+        )
+    return CountChart(title, bars, total, horizontal=False, width=COLUMN_WIDTH, height=COLUMN_HEIGHT)
+
+
+def share_chart(title: str, counts: list[tuple[str, int]], *, total: int | None = None) -> CountChart:
+    """Lying bars, one per choice, as long as its count against the most chosen; `total` (the responses
+    that answered) is what the percentages are of when one answer may pick several choices."""
+    answered = total if total is not None else sum(count for _, count in counts)
+    top = max([count for _, count in counts] + [1])
+    bars = [
+        CountBar(
+            label=label,
+            count=count,
+            percent=round(100 * count / answered) if answered else 0,
+            x=0,
+            y=0,
+            width=round(SHARE_WIDTH * count / top, 2),
+            height=SHARE_HEIGHT,
+            tone="",
+        )
+        for label, count in counts
+    ]
+    return CountChart(title, bars, answered, horizontal=True, width=SHARE_WIDTH, height=SHARE_HEIGHT)

@@ -38,6 +38,7 @@ from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
 from admin_ui.controllers.sso_login import SsoLoginController
 from admin_ui.controllers.sso_settings import SsoSettingsController
+from admin_ui.controllers.surveys import SurveysController
 from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController
 from admin_ui.controllers.two_factor import TwoFactorController
@@ -88,6 +89,7 @@ def console_router(settings: Settings) -> Router:
             FeedbackController,
             ThemesController,
             RatingsController,
+            SurveysController,
             SpamController,
             ContactController,
             ExportsController,
