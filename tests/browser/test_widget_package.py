@@ -35,6 +35,12 @@ def test_each_widget_module_is_within_a_kilobyte_of_the_served_script(name: str)
     assert packaged <= served + 1024, f"{name}: package {packaged} B, script {served} B (gzip)"
 
 
+def test_the_survey_module_is_within_a_kilobyte_of_the_served_loader_and_renderer() -> None:
+    packaged = gzipped(PACKAGE / "dist" / "survey.js")
+    served = gzipped(SERVED / "survey.js") + gzipped(SERVED / "survey-renderer.js")
+    assert packaged <= served + 1024, f"survey: package {packaged} B, loader and renderer {served} B (gzip)"
+
+
 def test_the_package_declares_its_types_and_entries() -> None:
     import json
 
@@ -43,7 +49,7 @@ def test_the_package_declares_its_types_and_entries() -> None:
         assert (PACKAGE / target["default"]).is_file(), entry
         assert (PACKAGE / target["types"]).is_file(), entry
     index = (PACKAGE / "dist" / "index.d.ts").read_text()
-    for name in WIDGETS:
+    for name in [*WIDGETS, "survey"]:
         assert f"export function mount{name.capitalize()}(" in index
 
 

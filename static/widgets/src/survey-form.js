@@ -167,10 +167,15 @@ export function render({ base, key, survey, lang, user, place, end }) {
     };
     back.onclick = () => go(trail.pop(), true);
     close.onclick = dismiss;
-    frame.onkeydown = (event) => event.key == 'Escape' && dismiss();
+    // (a handler that returns false cancels the event: these return nothing)
+    frame.onkeydown = (event) => {
+      if (event.key == 'Escape') dismiss();
+    };
     if (modal) {
-      frame.onclose = dismiss; // Escape
-      frame.onclick = (event) => event.target == frame && dismiss(); // the backdrop
+      frame.onclose = dismiss;
+      frame.onclick = (event) => {
+        if (event.target == frame) dismiss(); // the backdrop
+      };
     }
     go(0);
     root.append(frame);
