@@ -8,7 +8,7 @@ import baseCss from './shared/base.css';
 import surveyCss from './survey.css';
 import { language } from './shared/config.js';
 import { h, say } from './shared/dom.js';
-import { COMMON, texts } from './shared/strings.js';
+import { COMMON, fill, texts } from './shared/strings.js';
 
 const STRINGS = {
   names: 'next back close required not_likely very_likely yes no',
@@ -69,11 +69,11 @@ function step(question, i, t) {
 }
 
 /**
- * render({base, key, survey, lang, user, place, end}) shows `survey` ({id, display} from the active list)
- * and returns {remove}. `end(closed)` tells the loader the visitor answered (an answer was stored) or
+ * render({base, key, survey, lang, user, place, end, data}) shows `survey` ({id, display} from the active
+ * list) and returns {remove}; `data` may hold text replacements (textNotLikely, as the script tag's dataset). `end(closed)` tells the loader the visitor answered (an answer was stored) or
  * closed it; `place(host)` puts an inline survey on the page.
  */
-export function render({ base, key, survey, lang, user, place, end }) {
+export function render({ base, key, survey, lang, user, place, end, data }) {
   const host = h('hearken-survey');
   const api = `${base}/api/v1/surveys/${encodeURIComponent(survey.id)}`;
   let removed;
@@ -87,6 +87,10 @@ export function render({ base, key, survey, lang, user, place, end }) {
 
   function show(definition) {
     const t = texts([COMMON, STRINGS], language(definition.language, COMMON));
+    for (const name in data) {
+      // data-text-not-likely (textNotLikely) replaces the text not_likely, as in every widget
+      if (name.startsWith('text')) t[name.slice(4).replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()).slice(1)] = data[name];
+    }
     const display = definition.display || survey.display;
     const steps = definition.questions.map((question, i) => ({ question, ...step(question, i, t) }));
     const root = host.attachShadow({ mode: 'open' });
@@ -118,8 +122,10 @@ export function render({ base, key, survey, lang, user, place, end }) {
       focus && steps[k].focus();
     };
 
-    /** Resolves true once the server stored these answers (and gave the response's id). */
+    /** Sends answers; resolves to '' once the server stored them (and gave the response's id), else
+     * what to tell the visitor: try again later, or in the seconds a 429 asks for. */
     const send = async (answers, completed) => {
+      let problem = t.failed;
       try {
         const response = await fetch(api + '/responses/submit', {
           method: 'POST', // as text/plain (read as JSON by the server): a simple request, no CORS preflight
@@ -134,8 +140,10 @@ export function render({ base, key, survey, lang, user, place, end }) {
           }),
           signal: AbortSignal.timeout(15000),
         });
-        if (response.ok) return (responseId = (await response.json()).response_id);
+        if (response.ok) (responseId = (await response.json()).response_id), (problem = '');
+        else if (response.status == 429) problem = fill(t.wait, (await response.json()).retry_after || 60);
       } catch {}
+      return problem;
     };
 
     const dismiss = () => {
@@ -156,9 +164,9 @@ export function render({ base, key, survey, lang, user, place, end }) {
       const target = rule ? steps.findIndex((s) => s.question.id == rule.goto) : at + 1; // "end": -1
       const last = !(target > at);
       busy = next.disabled = true;
-      const stored = (answer == null && !last) || (await send(answer == null ? [] : [{ question_id: question.id, value: answer }], last));
+      const problem = answer == null && !last ? '' : await send(answer == null ? [] : [{ question_id: question.id, value: answer }], last);
       busy = next.disabled = false;
-      if (!stored) return say(error, t.failed, true);
+      if (problem) return say(error, problem, true);
       if (answer != null) end(false);
       if (!last) return trail.push(at), go(target, true);
       form.hidden = true;

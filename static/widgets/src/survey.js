@@ -24,7 +24,7 @@ try {
     const container = data.container && document.querySelector(data.container);
     container ? container.append(host) : script.closest('head') ? document.body.append(host) : script.after(host);
   };
-  Object.assign((window.Hearken ||= {}), surveys({ key: data.projectKey, base: apiBase(data.apiUrl, script.src), lang: data.language, place }, load));
+  Object.assign((window.Hearken ||= {}), surveys({ key: data.projectKey, base: apiBase(data.apiUrl, script.src), lang: data.language, place, data }, load));
 } catch (error) {
   console.warn('Hearken:', error);
 }
