@@ -25,6 +25,8 @@ from app.services.feedback_items import FeedbackItems
 from app.services.insights import Insights
 from app.services.projects import Projects
 from app.services.ratings import Ratings
+from app.surveys.responses import SurveyResponses
+from app.surveys.service import Surveys
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.access_tokens import AccessTokens
 from tenants.connected_apps import ConnectedApps
@@ -131,3 +133,13 @@ async def provide_linear(
 
 async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:
     return Insights(db_session, org_scope, project)
+
+
+async def provide_surveys(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Surveys:
+    return Surveys(db_session, org_scope, project)
+
+
+async def provide_survey_responses(
+    db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> SurveyResponses:
+    return SurveyResponses(db_session, org_scope, project)

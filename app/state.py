@@ -29,6 +29,7 @@ from app.insights.engine import configure as configure_insights
 from app.integrations.openid_connect import OpenIdClient
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
+from app.surveys.active_list import ActiveSurveyLists
 from tenants.token_directory import TokenDirectory
 
 
@@ -68,6 +69,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             "ingest": ingest,
             "insights": configure_insights(settings),
             "openid_client": OpenIdClient(),
+            "active_surveys": ActiveSurveyLists(app.state.session_maker),
         }
     )
     try:
@@ -106,3 +108,9 @@ def ingest_of(scope: Scope) -> Ingest:
     injected: resolving a dependency costs Litestar time on every request of the hottest path."""
     ingest: Ingest = scope["litestar_app"].state.ingest
     return ingest
+
+
+def active_surveys_of(scope: Scope) -> ActiveSurveyLists:
+    """The worker's cache of the projects' active survey lists."""
+    lists: ActiveSurveyLists = scope["litestar_app"].state.active_surveys
+    return lists

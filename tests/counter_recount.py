@@ -17,6 +17,8 @@ from app.db.models import (
     Rating,
     RatingCounter,
     RatingTotal,
+    SurveyCounter,
+    SurveyResponse,
 )
 from app.ingest.rating_counters import count_deltas, total_deltas
 
@@ -57,6 +59,7 @@ async def assert_counters_match_rows(session: AsyncSession) -> None:
     assert await stored(session, RatingCounter) == days
     assert await stored(session, RatingTotal) == +total_deltas(days)
     await assert_attachment_usage_matches_rows(session)
+    await assert_survey_counters_match_rows(session)
 
 
 async def assert_attachment_usage_matches_rows(session: AsyncSession) -> None:
@@ -68,3 +71,23 @@ async def assert_attachment_usage_matches_rows(session: AsyncSession) -> None:
         )
     )
     assert {project: n for project, n in usage.tuples() if n} == {p: int(n) for p, n in images.tuples()}
+
+
+async def assert_survey_counters_match_rows(session: AsyncSession) -> None:
+    """Each survey's counts per day, language, question and value, recounted from the responses: the
+    survey's responses and completed ones ("" question), each question's answers ("" value) and each
+    value an answer holds (open text none, booleans as true/false, every choice of a multiple choice)."""
+    expected: Counter[tuple[Any, ...]] = Counter()
+    for response in await session.scalars(select(SurveyResponse).where(SurveyResponse.spam == false())):
+        base = (response.survey_id, response.day, response.language)
+        expected[(*base, "", "responses")] += 1
+        expected[(*base, "", "completed")] += response.completed
+        for answer in response.answers:
+            expected[(*base, answer["question_id"], "")] += 1
+            if answer["type"] == "open_text":
+                continue
+            values = answer["value"] if isinstance(answer["value"], list) else [answer["value"]]
+            for value in values:
+                text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                expected[(*base, answer["question_id"], text)] += 1
+    assert await stored(session, SurveyCounter) == +expected

@@ -21,6 +21,7 @@ from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
+from app.api.surveys import SurveyController
 from app.api.themes import ThemeController
 from app.api.webhooks import WebhookController
 from app.dependencies import provide_projects
@@ -36,6 +37,7 @@ api_router = Router(
         ContactMessageController,
         RatingController,
         RatingStatsController,
+        SurveyController,
         ThemeController,
         WebhookController,
         StripeIntegrationController,

@@ -1,6 +1,6 @@
 """The session class of every session the application opens: it bumps the cache generation after a
-commit that changed a project, an access token, an organization, a webhook endpoint or a connected app
-(an assistant's OAuth tokens: a refresh or a disconnect).
+commit that changed a project, an access token, an organization, a webhook endpoint, a connected app
+(an assistant's OAuth tokens: a refresh or a disconnect) or a survey (the public list of active surveys).
 
 A new organization alone (a sign-up) changes nothing the caches hold: they map project keys and token
 digests, and a new organization has neither yet. So only new projects, tokens and webhook endpoints
@@ -22,14 +22,23 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from app.db.models import AccessToken, ConnectedApp, Membership, Organization, Project, WebhookEndpoint
+from app.db.models import (
+    AccessToken,
+    ConnectedApp,
+    Membership,
+    Organization,
+    Project,
+    Survey,
+    WebhookEndpoint,
+)
 
 CACHE_GENERATION = "hearken_cache_generation"
 """Session.info key of the CacheGeneration to bump (set by the session maker's configuration)."""
 _CHANGED = "hearken_directory_changed"
-_DIRECTORY_MODELS = (Project, AccessToken, Organization, WebhookEndpoint, ConnectedApp, Membership)
+_DIRECTORY_MODELS = (Project, AccessToken, Organization, WebhookEndpoint, ConnectedApp, Membership, Survey)
 """Memberships too: a connected app acts with its member's current role, and not at all once they leave."""
-_ADDED_TO_DIRECTORY = (Project, AccessToken, WebhookEndpoint)
+_ADDED_TO_DIRECTORY = (Project, AccessToken, WebhookEndpoint, Survey)
+"""Surveys too: the public list of a project's active surveys is cached per worker."""
 
 
 @event.listens_for(Session, "after_flush")

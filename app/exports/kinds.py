@@ -11,10 +11,11 @@ import msgspec
 from sqlalchemy import Select, inspect, select
 from sqlalchemy.orm import DeclarativeBase
 
-from app.db.models import ContactMessage, FeedbackItem, Rating, User
+from app.db.models import ContactMessage, FeedbackItem, Rating, SurveyResponse, User
 from app.schemas.contact_message import ContactMessageOut
 from app.schemas.feedback import FeedbackExportOut
 from app.schemas.rating import TypedRatingOut
+from app.surveys.bodies import SurveyResponseOut
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,7 @@ RATINGS = ExportKind(
     ),
     _flat_rating,
 )
+SURVEY_RESPONSES = ExportKind(
+    "survey-responses", SurveyResponse, SurveyResponseOut.of, _struct_fields(SurveyResponseOut)
+)
+"""The answers are one JSON column: [{"question_id", "value"}], as the list shows them."""

@@ -60,6 +60,12 @@ class Ingest:
         """The project a submission to `endpoint` may be stored in, or the gate's refusal raised."""
         return await self._gate.admit(self._gate.visit(scope, endpoint, project_key))
 
+    @property
+    def generation(self) -> int | None:
+        """The cache generation the gate judged the last request at: what per-worker caches of a
+        project's public data (its active surveys) sync to after `admit`."""
+        return self._directory.generation
+
     async def origin_may_read(self, scope: Scope, header: str) -> bool:
         """Whether the origin of this request (its Origin header as sent) may read the answer: as the gate
         or the preflight decided, else (a body refused with 400 or 413, say) if any project allows it, so

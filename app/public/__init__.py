@@ -9,13 +9,14 @@ from app.compression import SKIP_COMPRESSION
 from app.public.cors import public_cors
 from app.public.preflight import preflight
 from app.public.submit import PublicSubmitController
+from app.public.surveys import PublicSurveyController
 from app.request_checks import TEXT_PLAIN_JSON
 
 public_router = Router(
     path="/api/v1",
     # The preflight first: a path registered without an OPTIONS handler gets Litestar's default one,
     # which would then shadow ours.
-    route_handlers=[preflight, PublicSubmitController],
+    route_handlers=[preflight, PublicSubmitController, PublicSurveyController],
     middleware=[public_cors],
     security=[],
     # The answers are a few bytes: compression would skip them anyway, after its bookkeeping.

@@ -7,5 +7,9 @@ HELPFUL_RATING = "/rating/submit"
 TYPED_RATING = "/ratings"
 FEEDBACK = "/feedback/submit"
 CONTACT = "/contact/submit"
+ACTIVE_SURVEYS = "/surveys/active"
+SURVEY_DEFINITION = "/surveys/{survey_id:str}/definition"
+SURVEY_RESPONSE = "/surveys/{survey_id:str}/responses/submit"
 
-PUBLIC_PATHS = (HELPFUL_RATING, TYPED_RATING, FEEDBACK, CONTACT)
+PUBLIC_PATHS = (HELPFUL_RATING, TYPED_RATING, FEEDBACK, CONTACT, SURVEY_RESPONSE)
+"""The paths that take a POST from a browser, which preflights it (the survey reads are simple GETs)."""

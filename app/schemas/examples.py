@@ -60,5 +60,38 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
         "message": "Do you offer a plan for non-profits?",
         "path": "/pricing",
     },
+    "SurveyCreateBody": {
+        "name": "Docs satisfaction",
+        "languages": ["en", "de"],
+        "questions": [
+            {
+                "id": "helpful",
+                "type": "rating",
+                "scale": 5,
+                "required": True,
+                "text": {"en": "How helpful are our docs?", "de": "Wie hilfreich ist unsere Dokumentation?"},
+                "next": [{"if": 5, "goto": "end"}],
+            },
+            {
+                "id": "missing",
+                "type": "open_text",
+                "text": {"en": "What was missing?", "de": "Was hat gefehlt?"},
+            },
+        ],
+        "trigger": {"pages": ["/docs/**"], "seconds_on_page": 30},
+        "audience": {"sample_percent": 20},
+    },
+    "SurveyPatchBody": {"status": "active"},
+    "PublicSurveyResponseBody": {
+        "project_key": PROJECT_KEY,
+        "answers": [{"question_id": "helpful", "value": 4}, {"question_id": "missing", "value": "Examples"}],
+        "language": "en",
+        "path": "/docs/getting-started",
+        "completed": True,
+    },
+    "LifecycleEventBody": {
+        "event": "trial_expired",
+        "user": {"id": "user_1842", "email": "ada@example.com", "language": "de"},
+    },
 }
 """Keyed by the body's schema name in the document."""

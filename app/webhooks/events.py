@@ -26,6 +26,7 @@ EventType = Literal[
     "feedback.updated",
     "contact_message.created",
     "contact_message.replied",
+    "survey.response.completed",
     "webhook.test",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
@@ -96,6 +97,11 @@ def contact_message_created(record: ContactMessage) -> Event:
 def contact_message_replied(record: ContactMessage, reply: Any) -> Event:
     """`reply` is the reply in its API form."""
     return Event("contact_message.replied", record, record.project_id, reply=reply)
+
+
+def survey_response_completed(project_id: UUID, response: dict[str, Any]) -> Event:
+    """`response` is the response as the API returns it, with the survey's name beside it."""
+    return Event("survey.response.completed", response, project_id)
 
 
 async def record_events(session: AsyncSession, org_id: UUID, events: Sequence[Event]) -> None:

@@ -31,7 +31,23 @@ def slack_text(event: dict[str, Any]) -> str:
         reply = event.get("reply") or {}
         to = f"{_escape(data.get('name'))} ({_escape(data.get('email'))})"
         return f"{_escape(reply.get('author'))} replied to {to}: {_quote(reply.get('message'))}"
+    if kind == "survey.response.completed":
+        answers = "; ".join(
+            f"{_escape(answer.get('question_id'))}: {_quote(_shown(answer.get('value')))}"
+            for answer in data.get("answers") or []
+        )
+        survey = _escape(data.get("survey_name"))
+        return f"Survey “{survey}” completed ({_escape(data.get('language'))}): {answers}"
     return "Test event from Hearken: this endpoint receives Hearken's events."
+
+
+def _shown(value: Any) -> str:
+    """An answer as text: a list of choices joined, true/false as words."""
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def _quote(text: Any) -> str:

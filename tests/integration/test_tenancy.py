@@ -29,6 +29,8 @@ from app.services.attachments import FeedbackAttachments
 from app.services.contact_messages import ContactMessages
 from app.services.feedback_items import FeedbackItems
 from app.services.image_cleaning import cleaned
+from app.surveys.bodies import SurveyCreateBody
+from app.surveys.service import Surveys
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
 from tests.console_helpers import Console
@@ -154,12 +156,16 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         (attachment,) = await FeedbackAttachments(
             session, operator_scope(owner.project.org_id, "tests"), owner.project
         ).store(feedback, [cleaned(png())], quota_bytes=10**6)
+        survey = await Surveys(session, operator_scope(owner.project.org_id, "tests"), owner.project).create(
+            SurveyCreateBody(template="nps")
+        )
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
         "message_id": str(message.id),
         "rating_id": str(rating.id),
         "attachment_id": str(attachment.id),
+        "survey_id": str(survey.id),
     }
 
 

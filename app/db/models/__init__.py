@@ -36,6 +36,10 @@ from app.db.models.rating_total import RatingTotal
 from app.db.models.recovery_code import RecoveryCode
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
+from app.db.models.survey import Survey, SurveyDisplay, SurveyStatus
+from app.db.models.survey_counter import ANSWERED, SURVEY_TOTALS, SurveyCounter
+from app.db.models.survey_link import SurveyLink
+from app.db.models.survey_response import SurveyResponse
 from app.db.models.theme import Theme
 from app.db.models.totp_authenticator import TotpAuthenticator
 from app.db.models.user import User
@@ -45,9 +49,11 @@ from app.db.models.webhook_endpoint import WebhookEndpoint, WebhookFormat
 
 __all__ = [
     "ALL_PATHS",
+    "ANSWERED",
     "NO_REASON",
     "NO_VERSION",
     "REASON_LENGTH",
+    "SURVEY_TOTALS",
     "AccessToken",
     "AttachmentUsage",
     "AuditEntry",
@@ -93,6 +99,12 @@ __all__ = [
     "SsoConnection",
     "SsoDomain",
     "StripeIntegration",
+    "Survey",
+    "SurveyCounter",
+    "SurveyDisplay",
+    "SurveyLink",
+    "SurveyResponse",
+    "SurveyStatus",
     "Theme",
     "TokenScope",
     "TotpAuthenticator",
