@@ -35,7 +35,8 @@ NPS = {
 }
 WATCH = """
 window.violations = [];
-document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+document.addEventListener('securitypolicyviolation', (e) =>
+  violations.push(e.violatedDirective + ' ' + e.blockedURI));
 """
 """The site's own script: records every Content-Security-Policy violation on the page."""
 
@@ -277,14 +278,17 @@ def test_back_keeps_the_answers_and_partial_answers_are_one_response(page: Page,
     survey_id = every_type(site)
     open_page(page, site)
     dialog = survey(page).get_by_role("dialog")
-    dialog.get_by_role("radio", name="7", exact=True).check()
+    nps = dialog.get_by_role("radiogroup", name="How likely are you to recommend us?")
+    rate = dialog.get_by_role("radiogroup", name="Rate the docs")
+    nps.get_by_role("radio", name="7", exact=True).check()
     dialog.get_by_role("button", name="Next").click()
-    dialog.get_by_role("radio", name="2", exact=True).check()
+    rate.get_by_role("radio", name="2", exact=True).check()
     dialog.get_by_role("button", name="Next").click()
+    expect(dialog.get_by_role("radiogroup", name="What did you come for?")).to_be_visible()
     dialog.get_by_role("button", name="Back").click()
-    expect(dialog.get_by_role("radio", name="2", exact=True)).to_be_checked()
+    expect(rate.get_by_role("radio", name="2", exact=True)).to_be_checked()
     dialog.get_by_role("button", name="Back").click()
-    expect(dialog.get_by_role("radio", name="7", exact=True)).to_be_checked()
+    expect(nps.get_by_role("radio", name="7", exact=True)).to_be_checked()
     expect(dialog.get_by_role("button", name="Back")).to_be_hidden()
     dialog.get_by_role("button", name="Close").click()
     expect(survey(page)).to_have_count(0)

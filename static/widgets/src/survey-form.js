@@ -104,9 +104,9 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
     const next = h('button', { class: 'p' });
     const form = h('form', { novalidate: true }, ...steps.map((s) => s.el), error, h('div', { class: 'b' }, back, next));
     const close = h('button', { type: 'button', class: 'x', 'aria-label': t.close }, '×');
-    const box = h('div', { class: 'w ' + display }, close, form, thanks);
+    const box = h('div', { class: 'w' }, close, form, thanks);
     const modal = display == 'modal';
-    const frame = modal ? h('dialog', { 'aria-modal': 'true' }, box) : h('section', {}, box);
+    const frame = h(modal ? 'dialog' : 'section', { class: display, 'aria-modal': modal && 'true' }, box);
     const trail = []; // the steps answered before this one, for Back
     let at;
     let responseId;
@@ -162,14 +162,15 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
       const answer = value();
       const rule = answer != null && question.next?.find((b) => (Array.isArray(answer) ? answer.includes(b.if) : b.if === answer));
       const target = rule ? steps.findIndex((s) => s.question.id == rule.goto) : at + 1; // "end": -1
-      const last = !(target > at);
-      busy = next.disabled = true;
+      const last = !(target > at && target < steps.length);
+      busy = next.disabled = back.disabled = true;
       const problem = answer == null && !last ? '' : await send(answer == null ? [] : [{ question_id: question.id, value: answer }], last);
-      busy = next.disabled = false;
+      busy = next.disabled = back.disabled = false;
       if (problem) return say(error, problem, true);
       if (answer != null) end(false);
       if (!last) return trail.push(at), go(target, true);
       form.hidden = true;
+      say(error, '');
       say(thanks, t.thanks);
       thanks.focus();
     };
