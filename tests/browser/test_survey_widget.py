@@ -216,6 +216,7 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
     for _ in range(9):
         keys.press("ArrowRight")
     expect(nps.get_by_role("radio", name="9", exact=True)).to_be_checked()
+    expect(dialog.get_by_text("Please answer this question.")).to_have_count(0)  # answered now
     screenshot(page, "survey-modal")
     keys.press("Enter")
 
@@ -241,6 +242,7 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
     keys.press("Tab")
     keys.press("Space")  # API and FAQ
     expect(parts.get_by_role("checkbox", name="FAQ")).to_be_checked()
+    screenshot(page, "survey-modal-choices")
     keys.press("Enter")
 
     found = dialog.get_by_role("radiogroup", name="Did you find it?")
@@ -258,6 +260,7 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
     keys.press("Enter")
     expect(dialog.get_by_role("status")).to_have_text(THANKS)
     expect(dialog.get_by_role("status")).to_be_focused()
+    screenshot(page, "survey-modal-thanks")
 
     [stored] = responses(site, survey_id)
     assert stored["completed"] is True

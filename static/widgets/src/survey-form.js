@@ -174,6 +174,11 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
       say(thanks, t.thanks);
       thanks.focus();
     };
+    form.oninput = () => {
+      // an answer given: the "please answer" goes (Send says it again if the answer is taken back)
+      say(error, '');
+      steps[at].el.removeAttribute('aria-invalid');
+    };
     back.onclick = () => go(trail.pop(), true);
     close.onclick = dismiss;
     // (a handler that returns false cancels the event: these return nothing)
