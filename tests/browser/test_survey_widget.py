@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, Request, expect
 
+from tests.browser.accessibility import axe_violations
 from tests.browser.conftest import screenshot
 from tests.browser.harness import REPO_ROOT, LiveServer
 from tests.browser.widget_pages import Site
@@ -218,6 +219,7 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
     expect(nps.get_by_role("radio", name="9", exact=True)).to_be_checked()
     expect(dialog.get_by_text("Please answer this question.")).to_have_count(0)  # answered now
     screenshot(page, "survey-modal")
+    assert axe_violations(page) == []  # WCAG 2.1 A and AA, inside the shadow root too
     keys.press("Enter")
 
     rate = dialog.get_by_role("radiogroup", name="Rate the docs")
@@ -243,6 +245,7 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
     keys.press("Space")  # API and FAQ
     expect(parts.get_by_role("checkbox", name="FAQ")).to_be_checked()
     screenshot(page, "survey-modal-choices")
+    assert axe_violations(page) == []
     keys.press("Enter")
 
     found = dialog.get_by_role("radiogroup", name="Did you find it?")
@@ -423,6 +426,7 @@ def test_a_banner_and_an_inline_survey_look_right_on_a_phone(page: Page, site: S
     assert box and box["width"] == 375 and box["y"] + box["height"] == 720
     page.keyboard.press("Tab")
     screenshot(page, "survey-banner-375")
+    assert axe_violations(page) == []
     banner.get_by_role("button", name="Close").click()
     expect(survey(page)).to_have_count(0)
 
