@@ -6,6 +6,8 @@ a refused origin, and a failed submission that shows an error, never thanks."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -475,3 +477,40 @@ def test_mount_survey_from_the_package(page: Page, site: Site, package_module: s
     assert [r["answers"] for r in responses(site, survey_id)] == [[{"question_id": "nps", "value": 6}]]
     page.evaluate("handle.remove()")
     expect(inline).to_have_count(0)
+
+
+def test_a_survey_for_verified_users_shows_once_the_page_names_a_signed_user(page: Page, site: Site) -> None:
+    survey_id = add_survey(site, audience={"verified_only": True})
+    created = local_http.post(
+        f"{site.server.base_url}/api/v1/projects/{site.tenant.project_id}/identity-secret",
+        headers=site.tenant.headers,
+        timeout=10,
+    )
+    signature = hmac.new(created.json()["secret"].encode(), b"user_42", hashlib.sha256).hexdigest()
+    open_page(page, site)
+    shows_nothing(page)
+    assert page.evaluate("Hearken.survey.setUser('not an id!', 'x')") is False
+    assert page.evaluate(f"Hearken.survey.setUser('user_42', '{signature}')") is True
+    dialog = survey(page).get_by_role("dialog")
+    dialog.get_by_role("radio", name="5", exact=True).check()
+    dialog.get_by_role("button", name="Send").click()
+    expect(dialog.get_by_role("status")).to_have_text(THANKS)
+    [stored] = responses(site, survey_id)
+    assert (stored["submitted_by"], stored["submitted_by_verified"]) == ("user_42", True)
+
+
+def test_the_list_is_fetched_once_per_page_load_and_revalidated_by_its_etag(page: Page, site: Site) -> None:
+    add_survey(site, trigger={"event": "never_sent"})
+    lists: list[Request] = []
+    page.on("request", lambda request: "/surveys/active" in request.url and lists.append(request))
+    url = open_page(page, site)
+    page.evaluate("history.pushState({}, '', '/docs/elsewhere')")  # the same page load: not again
+    page.wait_for_timeout(SETTLE_MS)
+    with page.expect_response(re.compile(r"/api/v1/surveys/active\?")):
+        page.goto(url)
+    assert len(lists) == 2
+    first = lists[0].response()
+    assert first and first.status == 200 and first.headers["etag"]
+    # the next page load's fetch is revalidated by the browser's cache with the ETag it holds (the page
+    # sees the cached 200 either way)
+    assert lists[1].all_headers()["if-none-match"] == first.headers["etag"]

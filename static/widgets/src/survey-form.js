@@ -48,7 +48,7 @@ function step(question, i, t) {
       name: 'a' + i,
       value,
       // the words under the ends of the NPS scale describe its first and last box
-      'aria-describedby': nps && !(k % 10) ? id + k : null,
+      'aria-describedby': nps && !(k % 10) ? id + '-' + k : null,
     }),
   );
   const group = h(
@@ -56,7 +56,7 @@ function step(question, i, t) {
     { hidden: true, class: scale ? 's' : 'c', role: multiple ? null : 'radiogroup', 'aria-describedby': 'e', 'aria-required': question.required },
     h('legend', { id }, question.text),
     h('div', { class: 'o' }, ...options.map(([, text], k) => h('label', {}, inputs[k], text))),
-    nps ? h('p', { class: 'n' }, h('span', { id: id + 0 }, t.not_likely), h('span', { id: id + 10 }, t.very_likely)) : '',
+    nps ? h('p', { class: 'n' }, h('span', { id: id + '-0' }, t.not_likely), h('span', { id: id + '-10' }, t.very_likely)) : '',
   );
   return {
     el: group,

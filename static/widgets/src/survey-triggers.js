@@ -51,7 +51,8 @@ export function surveys(o, load) {
   };
 
   /** Audience and storage: sampled in, not in a cooldown, not done, verified and language as asked. */
-  const allowed = ({ id, audience: a = {} }) => {
+  const allowed = ({ id, audience }) => {
+    const a = audience || {};
     const stored = read();
     if (!(id in stored)) (stored[id] = Math.random() * 100), write(stored);
     return (
@@ -64,7 +65,7 @@ export function surveys(o, load) {
 
   /** Every condition the trigger gives holds (a missing number compares false); a trigger of only a
    * lifecycle event belongs to the links sent by the customer's backend, never to the page. */
-  const due = ({ trigger: t = {} }) =>
+  const due = ({ trigger }, t = trigger || {}) =>
     !anyMatch(t.exclude_pages, path) &&
     (!t.pages?.length || anyMatch(t.pages, path)) &&
     (!t.event || tracked[t.event]) &&
@@ -105,6 +106,7 @@ export function surveys(o, load) {
     .then((response) => response.ok && response.json())
     .then((body) => (list = body.surveys || []))
     .catch(() => {}); // a refused origin or an unreachable server: no survey, and the page goes on
+  ready.then(() => list[0] || clearInterval(timer)); // no survey to show: nothing to watch
 
   return {
     track(event) {
