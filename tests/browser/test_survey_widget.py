@@ -214,6 +214,12 @@ def test_every_question_type_by_keyboard_alone_stored_as_the_visitor_goes(page: 
 
     nps = dialog.get_by_role("radiogroup", name="How likely are you to recommend us?")
     expect(nps.get_by_role("radio", name="0", exact=True)).to_be_focused()
+    # every step is built at once; no style attribute anywhere, which a strict style-src would refuse
+    # (checked before any screenshot or axe run, which set some of their own)
+    styled = page.evaluate(
+        "[...document.querySelector('hearken-survey').shadowRoot.querySelectorAll('[style]')]"
+    )
+    assert styled == []
     keys.press("Enter")  # nothing chosen: a required question says so and keeps the visitor
     expect(dialog.get_by_text("Please answer this question.")).to_be_visible()
     for _ in range(9):
