@@ -22,6 +22,7 @@ from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.guides import GuideController
+from admin_ui.controllers.hosted_survey import hosted_survey_router
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
@@ -129,4 +130,4 @@ def console_static_routers() -> list[ControllerRouterHandler]:
 
 
 def console_routes(settings: Settings) -> list[ControllerRouterHandler]:
-    return [console_router(settings), unsubscribe_router(), *console_static_routers()]
+    return [console_router(settings), unsubscribe_router(), hosted_survey_router(), *console_static_routers()]

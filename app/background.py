@@ -16,6 +16,7 @@ from app.mail.sender import MailSender
 from app.notifications.sender import NotifySender
 from app.outbox import Dispatcher
 from app.outbox.signal import OutboxSignal
+from app.surveys.answer_themes import AnswerEmbedSender
 from app.webhooks.delivery import WebhookSender, webhook_client
 
 
@@ -34,7 +35,11 @@ async def background_work(app: Litestar) -> AsyncIterator[None]:
                 MailSender(session_maker, settings),
                 NotifySender(session_maker, settings),
                 # A process with insights off leaves embedding jobs to the processes that can do them.
-                *([EmbedSender(session_maker, insights)] if insights.enabled else []),
+                *(
+                    [EmbedSender(session_maker, insights), AnswerEmbedSender(session_maker, insights)]
+                    if insights.enabled
+                    else []
+                ),
             ],
             wake=wake,
             poll_seconds=settings.outbox_poll_seconds,

@@ -25,6 +25,7 @@ from app.services.feedback_items import FeedbackItems
 from app.services.insights import Insights
 from app.services.projects import Projects
 from app.services.ratings import Ratings
+from app.surveys.links import SurveyLinks
 from app.surveys.responses import SurveyResponses
 from app.surveys.service import Surveys
 from app.webhooks.endpoints import WebhookEndpoints
@@ -143,3 +144,9 @@ async def provide_survey_responses(
     db_session: AsyncSession, org_scope: OrgScope, project: Project
 ) -> SurveyResponses:
     return SurveyResponses(db_session, org_scope, project)
+
+
+async def provide_survey_links(
+    db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> SurveyLinks:
+    return SurveyLinks(db_session, org_scope, project)

@@ -1,6 +1,6 @@
 """Jobs every server process runs beside its requests at an interval, all listed here (`periodic_jobs`):
-retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, and the
-sweeping of the process's own session stores.
+retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, surveys
+past their end or their number of responses, and the sweeping of the process's own session stores.
 
 The shared jobs claim their work in the database (a lease or a unique row), so running them in every
 process is safe; the interval only decides how soon due work is found. A process looks once at start,
@@ -31,6 +31,7 @@ from app.integrations.mintlify_schedule import run_due_imports
 from app.notifications.digest import LOOK_EVERY_SECONDS as DIGESTS_EVERY_SECONDS
 from app.notifications.digest import send_digests
 from app.services.retention import forget_ended_secrets, prune_old_deliveries, run_due_retention
+from app.surveys.completion import COMPLETION_EVERY_SECONDS, complete_due_surveys
 from app.timestamps import utc_now
 from tenants.connected_apps import purge_stale
 
@@ -80,6 +81,7 @@ def periodic_jobs(settings: Settings) -> list[Lifespan]:
         periodic("partitions", lambda app: PARTITIONS_EVERY_SECONDS, create_partitions_ahead),
         periodic("notifications", lambda app: DIGESTS_EVERY_SECONDS, _send_yesterdays_digests),
         periodic("oauth", lambda app: OAUTH_PURGE_EVERY_SECONDS, purge_stale_oauth),
+        periodic("surveys", lambda app: COMPLETION_EVERY_SECONDS, _complete_due_surveys),
         insights_loop,  # its own loop: a refresh request wakes it at once (app/insights/themes.py)
     ]
 
@@ -100,11 +102,13 @@ async def _apply_due_retention(app: Litestar) -> None:
     for removed in await run_due_retention(app.state.session_maker):
         if removed.feedback or removed.ratings or removed.contact_messages:
             _retention_log.info(
-                "retention of project %s deleted %s feedback items, %s ratings, %s contact messages",
+                "retention of project %s deleted %s feedback items, %s ratings, %s contact messages, "
+                "%s survey responses",
                 removed.project_id,
                 removed.feedback,
                 removed.ratings,
                 removed.contact_messages,
+                removed.survey_responses,
             )
 
 
@@ -152,3 +156,12 @@ def _imports_every(app: Litestar) -> float:
 async def _send_yesterdays_digests(app: Litestar) -> None:
     yesterday = datetime.now(UTC).date() - timedelta(days=1)
     await send_digests(app.state.session_maker, app.state.settings, yesterday)
+
+
+_surveys_log = logging.getLogger("hearken.surveys")
+
+
+async def _complete_due_surveys(app: Litestar) -> None:
+    completed = await complete_due_surveys(app.state.session_maker)
+    if completed:
+        _surveys_log.info("completed %s surveys past their end or their number of responses", completed)

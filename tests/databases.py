@@ -42,6 +42,7 @@ TABLES = (
     "feedback_items",
     "contact_replies",
     "contact_messages",
+    "survey_answer_vectors",
     "survey_links",
     "survey_counters",
     "survey_responses",

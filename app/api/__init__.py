@@ -21,7 +21,7 @@ from app.api.privacy import erase
 from app.api.projects import ProjectController
 from app.api.rating_stats import RatingStatsController
 from app.api.ratings import RatingController
-from app.api.surveys import SurveyController
+from app.api.surveys import SurveyController, lifecycle_event
 from app.api.themes import ThemeController
 from app.api.webhooks import WebhookController
 from app.dependencies import provide_projects
@@ -38,6 +38,7 @@ api_router = Router(
         RatingController,
         RatingStatsController,
         SurveyController,
+        lifecycle_event,
         ThemeController,
         WebhookController,
         StripeIntegrationController,

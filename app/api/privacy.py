@@ -25,5 +25,8 @@ async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
     """Needs submitted_by, email or both; the answer counts what was deleted. Cannot be undone."""
     erased = await erasure.erase(Person(submitted_by=data.submitted_by, email=data.email))
     return ErasedOut(
-        feedback=erased.feedback, ratings=erased.ratings, contact_messages=erased.contact_messages
+        feedback=erased.feedback,
+        ratings=erased.ratings,
+        contact_messages=erased.contact_messages,
+        survey_responses=erased.survey_responses,
     )

@@ -16,13 +16,16 @@ from app.compression import SKIP_COMPRESSION
 from app.db.ids import parse_uuid
 from app.db.models import Project, Survey, SurveyResponse
 from app.db.read_routing import REPLICA_READS, read_sessions
-from app.dependencies import provide_survey_responses, provide_surveys
+from app.dependencies import provide_survey_links, provide_survey_responses, provide_surveys, request_settings
 from app.errors import error_responses
 from app.exports import SURVEY_RESPONSES, ExportFormat, export_response
 from app.schemas.pagination import Pagination
 from app.surveys.bodies import (
+    LifecycleEventBody,
+    LifecycleLinks,
     StatusName,
     SurveyCreateBody,
+    SurveyLinkOut,
     SurveyList,
     SurveyOut,
     SurveyPatchBody,
@@ -31,6 +34,7 @@ from app.surveys.bodies import (
     SurveyResults,
 )
 from app.surveys.definition import LANGUAGE_PATTERN
+from app.surveys.links import SurveyLinks
 from app.surveys.responses import SurveyResponses, response_conditions
 from app.surveys.results import survey_results
 from app.surveys.service import Surveys
@@ -176,3 +180,26 @@ class SurveyController(Controller):
             .order_by(SurveyResponse.created_at.desc(), SurveyResponse.id.desc())
         )
         return export_response(await read_sessions(request), project, SURVEY_RESPONSES, query, format)
+
+
+@post(
+    "/projects/{project_id:str}/lifecycle-events",
+    status_code=200,
+    summary="Report a user's lifecycle event; get a survey link per survey it triggers",
+    tags=["Surveys"],
+    responses=error_responses(400, 401, 403, 404, 413, 415),
+    dependencies={"survey_links": Provide(provide_survey_links)},
+)
+async def lifecycle_event(
+    request: Request[Any, Any, Any], data: LifecycleEventBody, survey_links: SurveyLinks
+) -> LifecycleLinks:
+    """From the customer's backend (a write token): one single-use link, valid 30 days, per active
+    survey whose trigger names the event, for the customer's own mailer. The link opens a hosted survey
+    page in the user's language when the survey has it; its answers are stored with submitted_by the
+    user's id, verified. No survey names the event: an empty list."""
+    issued = await survey_links.issue(
+        data.event, data.user.id, data.user.language, request_settings(request).base_url
+    )
+    return LifecycleLinks(
+        surveys=[SurveyLinkOut(survey_id=str(link.survey_id), url=link.url) for link in issued]
+    )

@@ -18,6 +18,10 @@ from app.schemas.feedback_requests import (
     FeedbackStatusName,
     FeedbackTypeName,
 )
+from app.surveys.bodies import StatusName as SurveyStatusName
+from app.surveys.bodies import SurveyName
+from app.surveys.definition import Language
+from app.surveys.templates import TemplateName
 
 ProjectRef = Annotated[str, msgspec.Meta(min_length=1, description="The project's id or public key.")]
 FeedbackRef = Annotated[str, msgspec.Meta(description="The feedback item's id.")]
@@ -134,3 +138,30 @@ def input_schema(arguments: type[msgspec.Struct]) -> dict[str, Any]:
     if definitions:
         root["$defs"] = definitions
     return dict(root)
+
+
+SurveyRef = Annotated[str, msgspec.Meta(description="The survey's id (list_surveys).")]
+
+
+class SurveyListArguments(ProjectArguments):
+    status: SurveyStatusName | None = None
+    page: Page = 1
+    limit: Limit = 20
+
+
+class SurveyResultsArguments(ProjectArguments):
+    survey_id: SurveyRef
+    since: Moment | None = None
+    until: Until | None = None
+    language: Language | None = None
+
+
+class SurveyCreateArguments(ProjectArguments):
+    template: TemplateName
+    """nps, csat, ces, pmf or churn_reason: a draft with its questions in en, de and sv."""
+    name: SurveyName | None = None
+
+
+class SurveyStatusArguments(ProjectArguments):
+    survey_id: SurveyRef
+    status: SurveyStatusName

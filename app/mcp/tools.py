@@ -27,6 +27,10 @@ from app.mcp.tool_arguments import (
     RatingStatsArguments,
     RatingVersionsArguments,
     SimilarFeedbackArguments,
+    SurveyCreateArguments,
+    SurveyListArguments,
+    SurveyResultsArguments,
+    SurveyStatusArguments,
     ThemeListArguments,
     WorstPagesArguments,
 )
@@ -46,6 +50,9 @@ from app.services.projects import Projects, parse_uuid
 from app.services.rating_stats import rating_stats, version_stats
 from app.services.ratings import Ratings
 from app.services.time_bounds import parse_bounds
+from app.surveys.bodies import SurveyCreateBody, SurveyList, SurveyOut, SurveyResults
+from app.surveys.results import survey_results
+from app.surveys.service import Surveys
 from tenants.scope import OrgScope
 
 A = TypeVar("A", bound=msgspec.Struct)
@@ -230,6 +237,45 @@ async def similar_feedback(call: ToolCall, args: SimilarFeedbackArguments) -> An
     return body, f"{len(body.items)} similar items: {lines}" if body.items else "No similar items."
 
 
+async def list_surveys(call: ToolCall, args: SurveyListArguments) -> Answer:
+    surveys = Surveys(call.session, call.scope, await call.project(args.project_id))
+    found, total = await surveys.list(status=args.status, page=args.page, limit=args.limit)
+    counts = await surveys.response_counts(found)
+    body = SurveyList(
+        surveys=[SurveyOut.of(survey, counts[survey.id]) for survey in found],
+        pagination=Pagination.of(page=args.page, limit=args.limit, total=total),
+    )
+    return body, _page_text(len(found), total, args.page, "surveys")
+
+
+async def survey_results_tool(call: ToolCall, args: SurveyResultsArguments) -> Answer:
+    surveys = Surveys(call.session, call.scope, await call.project(args.project_id))
+    survey = await surveys.get(parse_uuid(args.survey_id, "survey_id"))
+    body = await survey_results(
+        call.session, survey, since=args.since, until=args.until, language=args.language
+    )
+    scores = [f"NPS {q.nps.score}" for q in body.questions if q.nps is not None and q.nps.score is not None]
+    means = [f"{q.id} mean {q.mean}" for q in body.questions if q.mean is not None]
+    summary = ", ".join([*scores, *means])
+    return body, f"{body.responses} responses, {body.completed} completed" + (
+        f": {summary}." if summary else "."
+    )
+
+
+async def create_survey(call: ToolCall, args: SurveyCreateArguments) -> Answer:
+    surveys = Surveys(call.session, call.scope, await call.project(args.project_id))
+    survey = await surveys.create(SurveyCreateBody(template=args.template, name=args.name))
+    body = SurveyOut.of(survey, 0)
+    return body, f"Created the draft survey {body.name} ({body.id}) from the {args.template} template."
+
+
+async def set_survey_status(call: ToolCall, args: SurveyStatusArguments) -> Answer:
+    surveys = Surveys(call.session, call.scope, await call.project(args.project_id))
+    survey = await surveys.set_status(await surveys.get(parse_uuid(args.survey_id, "survey_id")), args.status)
+    body = SurveyOut.of(survey, (await surveys.response_counts([survey]))[survey.id])
+    return body, f"Survey {body.name} ({body.id}) is {body.status}."
+
+
 def _page_text(shown: int, total: int, page: int, what: str) -> str:
     return f"{shown} of {total} {what} (page {page})."
 
@@ -353,5 +399,45 @@ TOOLS: tuple[Tool[Any], ...] = (
         SimilarFeedbackArguments,
         similar_feedback,
         SimilarFeedback,
+    ),
+    Tool(
+        "list_surveys",
+        "List surveys",
+        "Surveys of a project, newest first, one page at a time, each with its status, questions, trigger, "
+        "audience and response count.",
+        SurveyListArguments,
+        list_surveys,
+        SurveyList,
+    ),
+    Tool(
+        "survey_results",
+        "Survey results",
+        "A survey's results over whole UTC days (since inclusive, until through its day), every language in "
+        "one unless language is given: responses, completed, and per question the answers with a "
+        "distribution and mean (rating), the NPS score (nps) or counts per choice.",
+        SurveyResultsArguments,
+        survey_results_tool,
+        SurveyResults,
+    ),
+    Tool(
+        "create_survey",
+        "Create a survey from a template",
+        "A draft survey from a template (nps, csat, ces, pmf or churn_reason) with its questions in English, "
+        "German and Swedish; activate it with set_survey_status.",
+        SurveyCreateArguments,
+        create_survey,
+        SurveyOut,
+        writes=True,
+    ),
+    Tool(
+        "set_survey_status",
+        "Set a survey's status",
+        "Activate (active), pause (paused) or complete (completed) a survey. Activating checks that every "
+        "text exists in each of its languages and that skip logic only goes forward.",
+        SurveyStatusArguments,
+        set_survey_status,
+        SurveyOut,
+        writes=True,
+        destructive=True,
     ),
 )

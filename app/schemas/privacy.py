@@ -18,6 +18,7 @@ class ErasedOut(msgspec.Struct):
     feedback: int
     ratings: int
     contact_messages: int
+    survey_responses: int
 
 
 ERASURE_BODY_RULE = {

@@ -1,13 +1,13 @@
-"""Erasure of one person's data across an organization, for good: the feedback items, ratings and
-contact messages they submitted (by `submitted_by`), the contact messages they sent (by email,
-case-insensitive), the feedback items whose reporter left that email to hear of the resolution and those
-whose metadata names it as `contact` or `email` (Mintlify's imported contact field), in every project of
-the organization, with every counter kept exact, in one transaction with its audit entry. The webhook
-deliveries that carried a copy of an erased item or message go too, with their attempts, so neither the
-delivery log nor "Retry" holds on to them.
+"""Erasure of one person's data across an organization, for good: the feedback items, ratings, contact
+messages and survey responses they submitted (by `submitted_by`, with the survey links made for them), the
+contact messages they sent (by email, case-insensitive), the feedback items whose reporter left that email to
+hear of the resolution and those whose metadata names it as `contact` or `email` (Mintlify's imported contact
+field), in every project of the organization, with every counter kept exact, in one transaction with its audit
+entry. The webhook deliveries that carried a copy of an erased item or message go too, with their attempts, so
+neither the delivery log nor "Retry" holds on to them.
 
-The audit entry keeps how many items went and which identifiers were used, never the identifiers
-themselves: the log must not hold on to the person the erasure removed."""
+The audit entry keeps how many items went and which identifiers were used, never the identifiers themselves:
+the log must not hold on to the person the erasure removed."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.audit_trail import audit
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating, SurveyResponse
 from app.errors import InvalidRequest
 from app.ingest import delete_ratings
 from app.services.feedback_items import delete_feedback
+from app.surveys.forgetting import forget_links, forget_responses
 from app.webhooks.forgetting import forget_deliveries_about
 from tenants.scope import OrgScope
 
@@ -36,6 +37,7 @@ class Erased:
     feedback: int
     ratings: int
     contact_messages: int
+    survey_responses: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,15 +64,18 @@ class Erasure:
             feedback=await self._count(FeedbackItem, feedback),
             ratings=await self._count(Rating, ratings),
             contact_messages=await self._count(ContactMessage, messages),
+            survey_responses=await self._count(SurveyResponse, self._responses(person)),
         )
 
     async def erase(self, person: Person) -> Erased:
         """Delete everything of `person` in the organization, in the caller's transaction (the request's:
         the rows, the counters and the audit entry are stored together)."""
         feedback, ratings, messages = self._conditions(person)
+        responses = self._responses(person)
         copied = [
             *(await self._ids(FeedbackItem.id, feedback)),
             *(await self._ids(ContactMessage.id, messages)),
+            *(await self._ids(SurveyResponse.id, responses)),
         ]
         await forget_deliveries_about(self.session, self.scope.org_id, copied)
         erased = Erased(
@@ -81,7 +86,12 @@ class Erasure:
                 if messages
                 else 0
             ),
+            survey_responses=await forget_responses(self.session, responses) if responses else 0,
         )
+        if person.submitted_by:
+            await forget_links(
+                self.session, await self._ids(Project.id, [self._org_projects()]), person.submitted_by
+            )
         given = [name for name in ("submitted_by", "email") if getattr(person, name)]
         audit(
             self.session,
@@ -93,6 +103,16 @@ class Erasure:
         )
         await self.session.flush()
         return erased
+
+    def _org_projects(self) -> ColumnElement[bool]:
+        return Project.org_id == self.scope.org_id
+
+    def _responses(self, person: Person) -> list[ColumnElement[bool]]:
+        """Survey responses keep no email: a person's are those sent with their user id."""
+        if not person.submitted_by:
+            return []
+        projects = select(Project.id).where(self._org_projects()).scalar_subquery()
+        return [SurveyResponse.project_id.in_(projects), SurveyResponse.submitted_by == person.submitted_by]
 
     def _conditions(
         self, person: Person

@@ -1,16 +1,15 @@
-"""Retention: a project with `retention_days` keeps its feedback items, ratings and contact messages
-for that many days; older ones are deleted for good, with every counter kept exact, and so are the
-webhook deliveries of the project's events made before then (each carries a copy of its item).
-Finished deliveries of every project go after 30 days anyway (`prune_old_deliveries`).
+"""Retention: a project with `retention_days` keeps its feedback items, ratings, contact messages and survey
+responses (with the links lifecycle events made) for that many days; older ones are deleted for good, with
+every counter kept exact, and so are the webhook deliveries of the project's events made before then (each
+carries a copy of its item). Finished deliveries of every project go after 30 days anyway
+(`prune_old_deliveries`).
 
-The deletion runs in batches, each its own short transaction, so a project with millions of old rows
-never holds one huge transaction (nor its locks) open. Each project carries `retention_due_at`, its
-lease: a process claims the due projects with one UPDATE that moves the lease an interval ahead only
-where it is still due, so across every worker and machine one process runs a project's retention at a
-time (on PostgreSQL a second UPDATE waits on the row lock and then finds the row no longer due; on
-SQLite writers take turns). A process that dies midway leaves the rest to the next interval; what it
-deleted stays deleted, with its counters.
-"""
+The deletion runs in batches, each its own short transaction, so a project with millions of old rows never
+holds one huge transaction (nor its locks) open. Each project carries `retention_due_at`, its lease: a process
+claims the due projects with one UPDATE that moves the lease an interval ahead only where it is still due, so
+across every worker and machine one process runs a project's retention at a time (on PostgreSQL a second
+UPDATE waits on the row lock and then finds the row no longer due; on SQLite writers take turns). A process
+that dies midway leaves the rest to the next interval; what it deleted stays deleted, with its counters."""
 
 from __future__ import annotations
 
@@ -23,11 +22,12 @@ from uuid import UUID
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating
+from app.db.models import ContactMessage, FeedbackItem, Project, Rating, SurveyLink, SurveyResponse
 from app.db.rating_partitions import drop_expired_months
 from app.db.transactions import unit_of_work
 from app.ingest import delete_ratings
 from app.services.feedback_items import delete_feedback
+from app.surveys.forgetting import forget_responses
 from app.timestamps import utc_now
 from app.webhooks.forgetting import (
     forget_project_deliveries_before,
@@ -50,6 +50,7 @@ class Removed:
     ratings: int
     contact_messages: int
     webhook_deliveries: int = 0
+    survey_responses: int = 0
 
 
 async def claim_due_projects(
@@ -102,6 +103,25 @@ async def apply_retention(
         result = await session.execute(delete(ContactMessage).where(ContactMessage.id.in_(oldest)))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    async def responses(session: AsyncSession) -> int:
+        oldest = (
+            select(SurveyResponse.id)
+            .where(SurveyResponse.project_id == project_id, SurveyResponse.created_at < cutoff)
+            .order_by(SurveyResponse.created_at, SurveyResponse.id)
+            .limit(batch)
+        )
+        return await forget_responses(session, [SurveyResponse.id.in_(list(await session.scalars(oldest)))])
+
+    async def links(session: AsyncSession) -> int:
+        oldest = (
+            select(SurveyLink.id)
+            .where(SurveyLink.project_id == project_id, SurveyLink.created_at < cutoff)
+            .limit(batch)
+        )
+        result = await session.execute(delete(SurveyLink).where(SurveyLink.id.in_(oldest)))
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    await _in_batches(session_maker, links, batch)  # a link older than the cutoff has expired anyway
     async with unit_of_work(session_maker) as session:
         org_id = await session.scalar(select(Project.org_id).where(Project.id == project_id))
         deliveries = (
@@ -115,6 +135,7 @@ async def apply_retention(
         ratings=await _in_batches(session_maker, ratings, batch),
         contact_messages=await _in_batches(session_maker, messages, batch),
         webhook_deliveries=deliveries,
+        survey_responses=await _in_batches(session_maker, responses, batch),
     )
 
 

@@ -158,6 +158,14 @@ class NpsOut(msgspec.Struct):
     detractors: int
 
 
+class SurveyTheme(msgspec.Struct):
+    label: str
+    """The answer nearest the group's centre, in its most common language."""
+    keywords: list[str]
+    answers: int
+    """Answers in the group, among those the themes were drawn from."""
+
+
 class QuestionResult(msgspec.Struct, omit_defaults=True):
     id: str
     type: str
@@ -171,8 +179,9 @@ class QuestionResult(msgspec.Struct, omit_defaults=True):
     choices: dict[str, int] | None = None
     """Choice questions: answers per choice id (each choice of every question, zero included); boolean:
     "true" and "false"."""
-    themes: list[Any] | None = None
-    """open_text: what the answers are about, from the insights engine."""
+    themes: list[SurveyTheme] | None = None
+    """open_text: groups of answers that say the same thing, biggest first, drawn from the latest 500
+    answers by the insights engine (empty while insights are off or the answers are being embedded)."""
 
 
 class SurveyResults(msgspec.Struct):

@@ -20,6 +20,7 @@ from app.db.paging import one_page
 from app.db.row_locks import lock_rows
 from app.errors import Forbidden, InvalidRequest, NotFound
 from app.services.projects import ProjectScoped
+from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
 from app.surveys.counters import Counted, move_counts
@@ -98,6 +99,13 @@ class SurveyResponses(ProjectScoped):
                 response.submitted_by_verified = submission.submitted_by_verified
         await self.session.flush()
         await move_counts(self.session, before, [Counted.of(response)])
+        earlier = {a["question_id"]: a["value"] for a in (before[0].answers if before else [])}
+        texts = [
+            a["question_id"]
+            for a in given
+            if a["type"] == "open_text" and earlier.get(a["question_id"]) != a["value"]
+        ]
+        await queue_answer_vectors(self.session, response, texts)
         if completed and not was_completed and not response.spam:
             await self._completed(survey, response)
         return response
@@ -105,7 +113,8 @@ class SurveyResponses(ProjectScoped):
     async def _completed(self, survey: Survey, response: SurveyResponse) -> None:
         """Announce it, and complete the survey when it reached max_responses completed responses."""
         body = msgspec.to_builtins(SurveyResponseOut.of(response))
-        event = survey_response_completed(self.project.id, {**body, "survey_name": survey.name})
+        about = {**body, "project_id": str(self.project.id), "survey_name": survey.name}
+        event = survey_response_completed(self.project.id, about)
         await record_events(self.session, self.project.org_id, [event])
         if survey.max_responses is not None:
             done = (await response_counts(self.session, [survey.id], "completed"))[survey.id]

@@ -1,5 +1,7 @@
 """A survey's results, summed from its counters: the work grows with the days and values counted, never
 with the number of responses. Every language counts in one result unless `language` narrows it.
+Open-text questions carry the themes of their answers (app/surveys/answer_themes.py), drawn from a
+bounded number of the latest answers.
 
 Bounds are whole UTC days of the day each response was first stored: since counts from the day it falls
 on, until up to the end of the day it falls in (a date: through that day; midnight: before it).
@@ -16,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ANSWERED, SURVEY_TOTALS, Survey, SurveyCounter
 from app.services.time_bounds import parse_bounds
+from app.surveys.answer_themes import answer_themes
 from app.surveys.bodies import NpsOut, QuestionResult, SurveyResults
 from app.surveys.definition import Question, questions_of
 
@@ -28,8 +31,21 @@ async def survey_results(
     until: str | None = None,
     language: str | None = None,
 ) -> SurveyResults:
-    counts = await _counts(session, survey.id, since, until, language)
+    start, end = parse_bounds(since, until)
+    first_day = None if start is None else start.date()
+    after_last_day = None if end is None else _day_after_last(end)
+    counts = await _counts(session, survey.id, first_day, after_last_day, language)
     questions = [_result(question, counts) for question in questions_of(survey.questions)]
+    for question in questions:
+        if question.type == "open_text":
+            question.themes = await answer_themes(
+                session,
+                survey.id,
+                question.id,
+                first_day=first_day,
+                after_last_day=after_last_day,
+                language=language,
+            )
     return SurveyResults(
         responses=counts[(SURVEY_TOTALS, "responses")],
         completed=counts[(SURVEY_TOTALS, "completed")],
@@ -38,14 +54,17 @@ async def survey_results(
 
 
 async def _counts(
-    session: AsyncSession, survey_id: UUID, since: str | None, until: str | None, language: str | None
+    session: AsyncSession,
+    survey_id: UUID,
+    first_day: date | None,
+    after_last_day: date | None,
+    language: str | None,
 ) -> Counter[tuple[str, str]]:
-    start, end = parse_bounds(since, until)
     where = [SurveyCounter.survey_id == survey_id]
-    if start is not None:
-        where.append(SurveyCounter.day >= start.date())
-    if end is not None:
-        where.append(SurveyCounter.day < _day_after_last(end))
+    if first_day is not None:
+        where.append(SurveyCounter.day >= first_day)
+    if after_last_day is not None:
+        where.append(SurveyCounter.day < after_last_day)
     if language is not None:
         where.append(SurveyCounter.language == language)
     rows = await session.execute(

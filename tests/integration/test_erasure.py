@@ -127,6 +127,7 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
         "feedback": before["user-1 feedback"],
         "ratings": before["user-1 ratings"],
         "contact_messages": before["ada messages"],
+        "survey_responses": 0,
     }
     assert set((await remaining(session_maker, ours)).values()) == {0}
     assert await remaining(session_maker, [other_tenant.project.id]) == theirs
@@ -163,7 +164,7 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
     again = await client.post(
         "/api/v1/privacy/erase", json={"submitted_by": "user-1"}, headers=tenant.headers
     )
-    assert again.json() == {"feedback": 0, "ratings": 0, "contact_messages": 0}
+    assert again.json() == {"feedback": 0, "ratings": 0, "contact_messages": 0, "survey_responses": 0}
     log = (await client.get("/api/v1/audit-log", headers=tenant.headers)).json()["entries"]
     erasures = [e for e in log if e["action"] == "erasure.performed"]
     assert erasures[-1]["details"] == {"by": ["submitted_by", "email"], **response.json()}
@@ -207,11 +208,14 @@ async def test_console_privacy_page_previews_then_erases(
     page = await console.get("/privacy")
     assert page.status_code == 200 and ">Erase</button>" in page.text
     preview = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "preview"})
-    assert "1 feedback item, 1 rating and 0 contact messages will be deleted for good" in preview.text
+    assert (
+        "1 feedback item, 1 rating, 0 contact messages and 0 survey responses will be deleted for good"
+        in preview.text
+    )
     async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 1
     done = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "confirm"})
-    assert "Erased 1 feedback item, 1 rating and 0 contact messages." in done.text
+    assert "Erased 1 feedback item, 1 rating, 0 contact messages and 0 survey responses." in done.text
     async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 0
         await assert_counters_match_rows(session)

@@ -268,13 +268,16 @@ PUBLIC_ROUTES = {
     "POST /api/v1/ratings",
     "POST /api/v1/feedback/submit",
     "POST /api/v1/contact/submit",
+    "GET /api/v1/surveys/active",
+    "GET /api/v1/surveys/{survey_id}/definition",
+    "POST /api/v1/surveys/{survey_id}/responses/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
     "POST /api/v1/integrations/github/{integration_id}",
     "POST /api/v1/integrations/linear/{integration_id}",
 }
-"""The only API routes that answer without a token: the widgets' collection endpoints (project key,
-origins, rate limits) and the Stripe, GitHub and Linear webhook receivers (a signature authenticates a
-delivery)."""
+"""The only API routes that answer without a token: the widgets' collection endpoints and the survey
+widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
+and the Stripe, GitHub and Linear webhook receivers (a signature authenticates a delivery)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
@@ -319,10 +322,12 @@ CONSOLE_PUBLIC_ROUTES = {
     "GET /connect/{secret:str}",
     "GET /notifications/unsubscribe/{token:str}",
     "POST /notifications/unsubscribe/{token:str}",
+    "GET /survey/{token:str}",
+    "POST /survey/{token:str}",
 }
 """The only console routes that answer without a signed-in member: signing up and in, the links that
-mail carries (each proves itself by its secret), and an assistant's consent page (it sends a signed-out
-member to log in and back)."""
+mail carries (each proves itself by its secret; the hosted survey page by its single-use token), and an
+assistant's consent page (it sends a signed-out member to log in and back)."""
 
 
 def console_routes(app: Litestar) -> list[tuple[str, HTTPRoute]]:

@@ -37,6 +37,7 @@ from app.db.models.recovery_code import RecoveryCode
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.survey import Survey, SurveyDisplay, SurveyStatus
+from app.db.models.survey_answer_vector import SurveyAnswerVector
 from app.db.models.survey_counter import ANSWERED, SURVEY_TOTALS, SurveyCounter
 from app.db.models.survey_link import SurveyLink
 from app.db.models.survey_response import SurveyResponse
@@ -100,6 +101,7 @@ __all__ = [
     "SsoDomain",
     "StripeIntegration",
     "Survey",
+    "SurveyAnswerVector",
     "SurveyCounter",
     "SurveyDisplay",
     "SurveyLink",

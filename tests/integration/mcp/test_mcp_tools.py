@@ -37,8 +37,10 @@ READ_TOOLS = {
     "list_contact_messages",
     "list_themes",
     "similar_feedback",
+    "list_surveys",
+    "survey_results",
 }
-WRITE_TOOLS = {"create_feedback", "update_feedback"}
+WRITE_TOOLS = {"create_feedback", "update_feedback", "create_survey", "set_survey_status"}
 
 
 @pytest.fixture
@@ -175,6 +177,57 @@ async def test_rating_and_message_tools_answer_the_rest_bodies(
         messages == (await rest.get(f"/projects/{pid}/contact-messages", params={"search": "pricing"})).json()
     )
     assert messages["contact_messages"][0]["name"] == "Ada"
+
+
+async def test_survey_tools_answer_the_rest_bodies(
+    base_url: str, rest: httpx.AsyncClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    pid = tenant.project_id
+    async with mcp_client(base_url, bearer(tenant.token)) as client:
+        created = await call(client, "create_survey", {"project_id": pid, "template": "nps", "name": "Q4"})
+        assert (created["name"], created["status"], created["languages"]) == (
+            "Q4",
+            "draft",
+            ["en", "de", "sv"],
+        )
+        sid = created["id"]
+        active = await call(
+            client, "set_survey_status", {"project_id": pid, "survey_id": sid, "status": "active"}
+        )
+        assert active["status"] == "active"
+        submitted = await rest.post(
+            f"/surveys/{sid}/responses/submit",
+            json={
+                "project_key": tenant.project_key,
+                "answers": [{"question_id": "score", "value": 10}],
+                "language": "sv",
+                "completed": True,
+            },
+        )
+        assert submitted.status_code == 200, submitted.text
+        listed = await call(client, "list_surveys", {"project_id": pid})
+        assert listed == (await rest.get(f"/projects/{pid}/surveys")).json()
+        results = await call(client, "survey_results", {"project_id": pid, "survey_id": sid})
+        assert results == (await rest.get(f"/projects/{pid}/surveys/{sid}/results")).json()
+        assert results["questions"][0]["nps"] == {
+            "score": 100,
+            "promoters": 1,
+            "passives": 0,
+            "detractors": 0,
+        }
+        bad = await refused(
+            client, "set_survey_status", {"project_id": pid, "survey_id": sid, "status": "done"}
+        )
+        assert bad["error"] == "invalid_request" and bad["details"].startswith("status:")
+        theirs = await refused(
+            client, "create_survey", {"project_id": other_tenant.project_id, "template": "csat"}
+        )
+        assert theirs["error"] in {"not_found", "forbidden"}
+    async with mcp_client(base_url, bearer(tenant.read_token)) as client:
+        body = await refused(
+            client, "set_survey_status", {"project_id": pid, "survey_id": sid, "status": "paused"}
+        )
+        assert body["error"] == "forbidden"
 
 
 async def test_another_organization_s_ids_are_unknown(

@@ -4,8 +4,8 @@ Revision ID: 0034
 Revises: 0028
 Create Date: 2026-11-29 07:50:00
 
-Surveys, their responses, the responses' counters per day, language, question and value, and the
-single-use links lifecycle events make.
+Surveys, their responses, the responses' counters per day, language, question and value, the
+single-use links lifecycle events make, and the vectors of open-text answers (their themes).
 """
 
 import warnings
@@ -122,9 +122,39 @@ def upgrade() -> None:
         )
         op.create_index(op.f("ix_survey_links_survey_id"), "survey_links", ["survey_id"], unique=False)
         op.create_index(op.f("ix_survey_links_project_id"), "survey_links", ["project_id"], unique=False)
+        op.create_table(
+            "survey_answer_vectors",
+            sa.Column("response_id", GUID(length=16), nullable=False),
+            sa.Column("question_id", sa.String(length=40), nullable=False),
+            sa.Column("survey_id", GUID(length=16), nullable=False),
+            sa.Column("day", sa.Date(), nullable=False),
+            sa.Column("language", sa.String(length=16), nullable=False),
+            sa.Column("job_id", GUID(length=16), nullable=True),
+            sa.Column("model", sa.String(length=100), nullable=True),
+            sa.Column("text_language", sa.String(length=8), nullable=True),
+            sa.Column("vector", sa.LargeBinary(), nullable=True),
+            sa.ForeignKeyConstraint(
+                ["response_id"],
+                ["survey_responses.id"],
+                name=op.f("fk_survey_answer_vectors_response_id_survey_responses"),
+                ondelete="CASCADE",
+            ),
+            _survey("survey_answer_vectors"),
+            sa.PrimaryKeyConstraint("response_id", "question_id", name=op.f("pk_survey_answer_vectors")),
+        )
+        op.create_index(
+            "ix_survey_answer_vectors_question",
+            "survey_answer_vectors",
+            ["survey_id", "question_id", "day"],
+            unique=False,
+        )
+        op.create_index(
+            op.f("ix_survey_answer_vectors_job_id"), "survey_answer_vectors", ["job_id"], unique=False
+        )
 
 
 def downgrade() -> None:
+    op.drop_table("survey_answer_vectors")
     op.drop_table("survey_links")
     op.drop_table("survey_counters")
     op.drop_table("survey_responses")
