@@ -520,3 +520,29 @@ def test_the_list_is_fetched_once_per_page_load_and_revalidated_by_its_etag(page
     # the next page load's fetch is revalidated by the browser's cache with the ETag it holds (the page
     # sees the cached 200 either way)
     assert lists[1].all_headers()["if-none-match"] == first.headers["etag"]
+
+
+def test_skip_logic_that_ends_the_survey_turns_next_into_send(page: Page, site: Site) -> None:
+    survey_id = add_survey(
+        site,
+        questions=[
+            {
+                "id": "found",
+                "type": "boolean",
+                "required": True,
+                "text": texts("Did you find it?"),
+                "next": [{"if": True, "goto": "end"}],
+            },
+            {"id": "missing", "type": "open_text", "required": True, "text": texts("What was missing?")},
+        ],
+    )
+    open_page(page, site)
+    dialog = survey(page).get_by_role("dialog")
+    expect(dialog.get_by_role("button", name="Next")).to_be_visible()
+    dialog.get_by_role("radio", name="No").check()
+    expect(dialog.get_by_role("button", name="Next")).to_be_visible()
+    dialog.get_by_role("radio", name="Yes").check()
+    dialog.get_by_role("button", name="Send").click()
+    expect(dialog.get_by_role("status")).to_have_text(THANKS)
+    [stored] = responses(site, survey_id)
+    assert (stored["answers"], stored["completed"]) == ([{"question_id": "found", "value": True}], True)

@@ -112,11 +112,20 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
     let responseId;
     let busy;
 
+    /** The step the current answer leads to (skip logic), or -1 or past the last step: the end. */
+    const target = (answer = steps[at].value()) => {
+      const rule = answer != null && steps[at].question.next?.find((b) => (Array.isArray(answer) ? answer.includes(b.if) : b.if === answer));
+      return rule ? steps.findIndex((s) => s.question.id == rule.goto) : at + 1; // "end": -1
+    };
+    const ends = (k) => !(k > at && k < steps.length);
+    /** Send on the step that ends the survey, whether by being the last or by the answer chosen. */
+    const label = () => (next.textContent = ends(target()) ? t.send : t.next);
+
     const go = (k, focus) => {
       steps.forEach((s, j) => (s.el.hidden = j != k));
       at = k;
       back.hidden = !trail.length;
-      next.textContent = k == steps.length - 1 ? t.send : t.next;
+      label();
       frame.setAttribute('aria-labelledby', 'q' + k);
       say(error, '');
       focus && steps[k].focus();
@@ -154,21 +163,20 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
 
     form.onsubmit = async (event) => {
       event.preventDefault();
+      if (busy) return;
       const { question, value, el, focus } = steps[at];
-      const missing = value() == null && question.required;
+      const answer = value();
+      const missing = answer == null && question.required;
       el.setAttribute('aria-invalid', missing);
       if (missing) return say(error, t.required, true), focus();
-      if (busy) return;
-      const answer = value();
-      const rule = answer != null && question.next?.find((b) => (Array.isArray(answer) ? answer.includes(b.if) : b.if === answer));
-      const target = rule ? steps.findIndex((s) => s.question.id == rule.goto) : at + 1; // "end": -1
-      const last = !(target > at && target < steps.length);
+      const to = target(answer);
+      const last = ends(to);
       busy = next.disabled = back.disabled = true;
       const problem = answer == null && !last ? '' : await send(answer == null ? [] : [{ question_id: question.id, value: answer }], last);
       busy = next.disabled = back.disabled = false;
       if (problem) return say(error, problem, true);
       if (answer != null) end(false);
-      if (!last) return trail.push(at), go(target, true);
+      if (!last) return trail.push(at), go(to, true);
       form.hidden = true;
       say(error, '');
       say(thanks, t.thanks);
@@ -178,6 +186,7 @@ export function render({ base, key, survey, lang, user, place, end, data }) {
       // an answer given: the "please answer" goes (Send says it again if the answer is taken back)
       say(error, '');
       steps[at].el.removeAttribute('aria-invalid');
+      label();
     };
     back.onclick = () => go(trail.pop(), true);
     close.onclick = dismiss;
