@@ -1,5 +1,6 @@
 // Builds the npm package into dist/ from the same sources as the served widgets (static/widgets/src):
-// one self-contained, minified ES module per widget (dist/<name>.js exporting mount<Name>), index.js
+// one self-contained, minified ES module per widget (dist/<name>.js exporting mount<Name>; dist/survey.js
+// mountSurvey and trackSurveyEvent), index.js
 // re-exporting them, react.js and vue.js with the components, and the TypeScript types. Run by
 // `make setup`; esbuild and terser come from the repository's package.json.
 
@@ -19,7 +20,7 @@ await checkTextNames();
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist);
 const widgets = await build({
-  entryPoints: Object.fromEntries(WIDGETS.map((name) => [name, `package:${name}`])),
+  entryPoints: { ...Object.fromEntries(WIDGETS.map((name) => [name, `package:${name}`])), survey: join(here, 'src', 'survey.js') },
   outdir: dist,
   write: false,
   bundle: true,
@@ -44,7 +45,8 @@ for (const file of widgets.outputFiles) {
 }
 await writeFile(
   join(dist, 'index.js'),
-  WIDGETS.map((name) => `export { ${mountName(name)} } from './${name}.js';\n`).join(''),
+  WIDGETS.map((name) => `export { ${mountName(name)} } from './${name}.js';\n`).join('') +
+    "export { mountSurvey, trackSurveyEvent } from './survey.js';\n",
 );
 await build({
   entryPoints: [join(here, 'src', 'react.js'), join(here, 'src', 'vue.js')],

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
-import { MEDIA, SOURCES, WIDGETS, checkTextNames, cssAsText, generatedEntries, terserOptions } from './bundling.mjs';
+import { MEDIA, SOURCES, SURVEY, WIDGETS, checkTextNames, cssAsText, generatedEntries, terserOptions } from './bundling.mjs';
 
 const outdir = join(dirname(fileURLToPath(import.meta.url)), 'v1');
 await checkTextNames();
@@ -34,10 +34,11 @@ for (const file of outputFiles) {
   await writeFile(file.path, code);
 }
 
-// The feedback widget's image code, a file of its own that the widget fetches only when a visitor asks
-// for it. Its names stay as written: it talks to a widget bundled (and renamed) separately.
+// Files that start themselves: the feedback widget's image code, which the widget fetches only when a
+// visitor asks for it, and the survey loader with the renderer it fetches only when a survey is due.
+// Their property names stay as written: each talks to a file bundled (and renamed) separately.
 const media = await build({
-  entryPoints: { [MEDIA]: join(SOURCES, `${MEDIA}.js`) },
+  entryPoints: Object.fromEntries([MEDIA, ...SURVEY].map((name) => [name, join(SOURCES, `${name}.js`)])),
   outdir,
   write: false,
   bundle: true,

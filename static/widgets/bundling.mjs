@@ -11,6 +11,8 @@ export const SOURCES = join(here, 'src');
 export const WIDGETS = ['helpful', 'contact', 'feedback', 'star', 'nps'];
 /** The feedback widget's image code, loaded by it on demand (src/feedback-media.js). */
 export const MEDIA = 'feedback-media';
+/** The survey widget: its loader (src/survey.js) and the renderer the loader fetches when a survey is due. */
+export const SURVEY = ['survey', 'survey-renderer'];
 
 /** `import css from './x.css'` gives the file's minified text, ready for a constructable stylesheet. */
 export const cssAsText = {

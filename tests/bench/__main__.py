@@ -34,6 +34,7 @@ from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.mcp_calls import mcp_part
 from tests.bench.servers import ROOT, Server, start
 from tests.bench.webhooks import webhooks_part
+from tests.bench.widget_sizes import widget_sizes_part
 from tests.services import REDIS_URL, reachable
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
@@ -67,6 +68,9 @@ ONLY_IMAGES = os.environ.get("BENCH_ONLY") == "images"
 ONLY_INSIGHTS = os.environ.get("BENCH_ONLY") == "insights"
 """BENCH_ONLY=insights measures insights alone: quality on the labelled set, throughput, memory, latency
 at 100,000 items and theme recomputation (both databases)."""
+ONLY_WIDGETS = os.environ.get("BENCH_ONLY") == "widgets"
+"""BENCH_ONLY=widgets prints the widget files' gzipped sizes (the survey loader and renderer among them)
+against their budgets alone."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -456,6 +460,9 @@ def insights_only() -> dict[str, Any]:
 
 def main() -> None:
     started = time.monotonic()
+    results["widgets"] = widget_sizes_part(record)
+    if ONLY_WIDGETS:
+        return
     if ONLY_INSIGHTS:
         results["insights"] = insights_only()
         print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))

@@ -1,6 +1,7 @@
 """The npm package (packages/widgets): its per-widget modules stay within a kilobyte of the served
 scripts, and a real React app and a real Vue app, built by Vite with the package installed as a user
-would, show the widgets, follow their router (a new route asks again) and clean up on unmount; its
+would, show the widgets, follow their router (a new route asks again, a survey's trigger sees the new
+path) and clean up on unmount; its
 TypeScript declarations pass tsc in a strict TypeScript app."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from tests.browser.built_sites import StaticSite, cached_build, npm_workspace, r
 from tests.browser.conftest import screenshot
 from tests.browser.harness import REPO_ROOT, LiveServer
 from tests.factories import Tenant
+from tests.local_http import local_http
 
 PACKAGE = REPO_ROOT / "packages" / "widgets"
 APPS = REPO_ROOT / "tests" / "browser" / "apps"
@@ -35,6 +37,12 @@ def test_each_widget_module_is_within_a_kilobyte_of_the_served_script(name: str)
     assert packaged <= served + 1024, f"{name}: package {packaged} B, script {served} B (gzip)"
 
 
+def test_the_survey_module_is_within_a_kilobyte_of_the_served_loader_and_renderer() -> None:
+    packaged = gzipped(PACKAGE / "dist" / "survey.js")
+    served = gzipped(SERVED / "survey.js") + gzipped(SERVED / "survey-renderer.js")
+    assert packaged <= served + 1024, f"survey: package {packaged} B, loader and renderer {served} B (gzip)"
+
+
 def test_the_package_declares_its_types_and_entries() -> None:
     import json
 
@@ -43,7 +51,7 @@ def test_the_package_declares_its_types_and_entries() -> None:
         assert (PACKAGE / target["default"]).is_file(), entry
         assert (PACKAGE / target["types"]).is_file(), entry
     index = (PACKAGE / "dist" / "index.d.ts").read_text()
-    for name in WIDGETS:
+    for name in [*WIDGETS, "survey"]:
         assert f"export function mount{name.capitalize()}(" in index
 
 
@@ -109,3 +117,38 @@ def test_the_app_rates_a_route_then_another_after_its_router_moved(
     assert sorted((r["path"], r["value"]["value"]) for r in ratings) == [("/", True), ("/guide", False)]
     [stars] = live_server.read(tenant, "ratings/typed?type=star")["ratings"]
     assert (stars["path"], stars["value"]["value"]) == ("/guide", 4)
+
+
+def test_the_app_shows_an_inline_survey_when_its_router_reaches_the_page_the_trigger_names(
+    app: tuple[StaticSite, Tenant], live_server: LiveServer, page: Page
+) -> None:
+    site, tenant = app
+    created = local_http.post(
+        f"{live_server.base_url}/api/v1/projects/{tenant.project_id}/surveys",
+        json={
+            "name": "Guide survey",
+            "status": "active",
+            "display": "inline",
+            "trigger": {"pages": ["/guide"]},
+            "questions": [{"id": "nps", "type": "nps", "required": True, "text": {"en": "Recommend us?"}}],
+        },
+        headers=tenant.headers,
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    page.goto(site.origin + "/")
+    expect(page.get_by_role("heading", name="Home")).to_be_visible()
+    page.wait_for_timeout(800)  # the widget looks at its triggers four times a second
+    expect(page.locator("hearken-survey")).to_have_count(0)
+
+    page.get_by_role("link", name="Guide").click()  # the app's router: no page load
+    survey = page.locator("#surveys hearken-survey")  # inline: in the component's place
+    survey.get_by_role("radio", name="9", exact=True).check()
+    survey.get_by_role("button", name="Send").click()
+    expect(survey.get_by_role("status")).to_have_text(THANKS)
+    [stored] = live_server.read(tenant, f"surveys/{created.json()['id']}/responses")["responses"]
+    assert (stored["path"], stored["answers"], stored["completed"]) == (
+        "/guide",
+        [{"question_id": "nps", "value": 9}],
+        True,
+    )

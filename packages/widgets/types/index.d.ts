@@ -75,6 +75,35 @@ export interface DialogWidgetHandle extends WidgetHandle {
   close(): void;
 }
 
+export interface SurveyOptions {
+  /** The project's key (the console's Install page shows it). */
+  projectKey: string;
+  /** Your Hearken address, e.g. "https://feedback.example.com". */
+  apiUrl: string;
+  /** "en", "de" or "sv" for the buttons, and the survey's language asked for; by default the browser's. */
+  language?: string;
+}
+
+/** A mounted survey widget: it watches the project's active surveys' triggers and shows one when due. */
+export interface SurveyHandle {
+  /** The page's event `name` happened (a trigger's "event"; the script tag's Hearken.track). */
+  track(name: string): void;
+  /**
+   * Shows the survey now, whatever its trigger; with `{force: true}` also when the visitor is outside its
+   * sample, in a cooldown or already answered it. Resolves once the active surveys are known.
+   */
+  show(surveyId: string, options?: { force?: boolean }): Promise<void>;
+  /** As WidgetHandle.setUser: sent with the answers; surveys for verified users only show with a signature. */
+  setUser(id?: string | null, signature?: string): boolean;
+  /** Stops watching and takes a shown survey out of the page. */
+  remove(): void;
+}
+
+/** Surveys; an inline survey goes into `element` (without one: the end of <body>). */
+export function mountSurvey(element: Element | null | undefined, options: SurveyOptions): SurveyHandle;
+export function mountSurvey(options: SurveyOptions): SurveyHandle;
+/** Tells every mounted survey widget (and so SurveyWidget components) that the page's event happened. */
+export function trackSurveyEvent(name: string): void;
 export function mountHelpful(element: Element, options: HelpfulOptions): WidgetHandle;
 export function mountStar(element: Element, options: StarOptions): WidgetHandle;
 export function mountNps(element: Element, options: NpsOptions): WidgetHandle;

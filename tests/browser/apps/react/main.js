@@ -1,9 +1,9 @@
-// A React app with React Router: the helpful widget sits in the layout and stays across routes; the star
-// widget belongs to the guide page and goes with it.
+// A React app with React Router: the helpful and survey widgets sit in the layout and stay across routes;
+// the star widget belongs to the guide page and goes with it.
 import { createElement as h, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes } from 'react-router';
-import { HelpfulWidget, StarWidget } from '@hearken/widgets/react';
+import { HelpfulWidget, StarWidget, SurveyWidget } from '@hearken/widgets/react';
 
 const { projectKey, apiUrl } = window.hearkenConfig; // served by the test beside the built app
 
@@ -18,6 +18,7 @@ function Layout() {
     h('nav', null, h(Link, { to: '/' }, 'Home'), ' ', h(Link, { to: '/guide' }, 'Guide')),
     h(Routes, null, h(Route, { path: '/', element: h(Home) }), h(Route, { path: '/guide', element: h(Guide) })),
     h(HelpfulWidget, { projectKey, apiUrl, question: 'Was this React page helpful?' }),
+    h('aside', { id: 'surveys' }, h(SurveyWidget, { projectKey, apiUrl })),
   );
 }
 

@@ -1,8 +1,8 @@
-// A Vue app with Vue Router: the helpful widget sits in the layout and stays across routes; the star
-// widget belongs to the guide page and goes with it.
+// A Vue app with Vue Router: the helpful and survey widgets sit in the layout and stay across routes; the
+// star widget belongs to the guide page and goes with it.
 import { createApp, h } from 'vue';
 import { RouterLink, RouterView, createRouter, createWebHistory } from 'vue-router';
-import { HelpfulWidget, StarWidget } from '@hearken/widgets/vue';
+import { HelpfulWidget, StarWidget, SurveyWidget } from '@hearken/widgets/vue';
 
 const { projectKey, apiUrl } = window.hearkenConfig; // served by the test beside the built app
 
@@ -23,6 +23,7 @@ const Layout = {
       h('nav', [h(RouterLink, { to: '/' }, () => 'Home'), ' ', h(RouterLink, { to: '/guide' }, () => 'Guide')]),
       h(RouterView),
       h(HelpfulWidget, { projectKey, apiUrl, question: 'Was this Vue page helpful?' }),
+      h('aside', { id: 'surveys' }, [h(SurveyWidget, { 'project-key': projectKey, 'api-url': apiUrl })]),
     ]),
 };
 
