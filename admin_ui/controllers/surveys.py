@@ -15,7 +15,6 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, Request, get, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Stream
 
@@ -41,7 +40,7 @@ from admin_ui.survey_results import result_views
 from app.compression import SKIP_COMPRESSION
 from app.db.models import Project, Survey, SurveyResponse, SurveyStatus
 from app.db.read_routing import REPLICA_READS, read_sessions
-from app.dependencies import provide_survey_responses, provide_surveys
+from app.dependencies import provide
 from app.errors import InvalidRequest
 from app.exports import SURVEY_RESPONSES, export_response
 from app.schemas.pagination import Pagination
@@ -75,8 +74,8 @@ class SurveysController(Controller):
     path = "/projects/{project_id:str}/surveys"
     include_in_schema = False
     dependencies = {
-        "surveys": Provide(provide_surveys),
-        "survey_responses": Provide(provide_survey_responses),
+        "surveys": provide(Surveys),
+        "survey_responses": provide(SurveyResponses),
     }
 
     async def _list(self, request: HTMXRequest, project: Project, surveys: Surveys, **context: Any) -> Any:
