@@ -33,6 +33,8 @@ from app.db.models.rating_counter import ALL_PATHS, NO_REASON, NO_VERSION, REASO
 from app.db.models.rating_total import RatingTotal
 from app.db.models.recovery_code import RecoveryCode
 from app.db.models.reporter_address import ReporterAddress
+from app.db.models.scim_token import ScimToken
+from app.db.models.scim_user import ScimUser
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.theme import Theme
@@ -88,6 +90,8 @@ __all__ = [
     "RatingType",
     "RecoveryCode",
     "ReporterAddress",
+    "ScimToken",
+    "ScimUser",
     "Role",
     "SsoConnection",
     "SsoDomain",
