@@ -35,6 +35,7 @@ from admin_ui.controllers.second_step import SecondStepController
 from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
 from admin_ui.controllers.sso_login import SsoLoginController
+from admin_ui.controllers.scim_tokens import ScimTokenController
 from admin_ui.controllers.sso_settings import SsoSettingsController
 from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController
@@ -75,6 +76,7 @@ def console_router(settings: Settings) -> Router:
             PasswordResetController,
             SsoLoginController,
             SsoSettingsController,
+            ScimTokenController,
             AccountController,
             TwoFactorController,
             ProjectsController,

@@ -21,6 +21,7 @@ from app.errors import InvalidRequest
 from app.integrations.dns_records import DnsFailure, txt_records
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from tenants.permissions import needs
+from tenants.scim_tokens import ScimTokens
 from tenants.scope import Access, OrgScope
 from tenants.single_sign_on import SsoConnections, SsoSettings, check_domain, check_issuer, parse_domains
 
@@ -139,6 +140,7 @@ class SsoSettingsController(Controller):
         *,
         notice: str = "",
         status_code: int = 200,
+        **shown: Any,
     ) -> Any:
         return render(
             request,
@@ -150,6 +152,9 @@ class SsoSettingsController(Controller):
             notice=notice,
             redirect_uri=redirect_uri(request.app.state.settings),
             claims=await connections.claims(),
+            scim_tokens=await ScimTokens(connections.session, connections.scope).active(),
+            scim_url=request.app.state.settings.base_url + "/scim/v2",
+            **shown,
         )
 
 
@@ -157,4 +162,5 @@ NOTICES = {
     "saved": "Single sign-on saved. A new domain signs nobody in until its DNS record is verified.",
     "verified": "Domain verified: its addresses now sign in through your provider.",
     "removed": "Single sign-on is off: members sign in with their passwords.",
+    "scim_revoked": "SCIM token revoked: your provider's next request with it is refused.",
 }
