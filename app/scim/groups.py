@@ -104,7 +104,7 @@ class GroupController(Controller):
         self,
         request: Request[Any, Any, Any],
         directory: ScimDirectory,
-        filter_text: Annotated[str | None, Parameter(query="filter", max_length=512)] = None,
+        filter_text: Annotated[str | None, Parameter(query="filter")] = None,
         start_index: Annotated[int | None, Parameter(query="startIndex", ge=-(2**31), le=2**31)] = None,
         count: Annotated[int | None, Parameter(query="count", ge=-(2**31), le=2**31)] = None,
         excluded: Annotated[str | None, Parameter(query="excludedAttributes", max_length=200)] = None,

@@ -46,7 +46,7 @@ class UserController(Controller):
         self,
         request: Request[Any, Any, Any],
         directory: ScimDirectory,
-        filter_text: Annotated[str | None, Parameter(query="filter", max_length=512)] = None,
+        filter_text: Annotated[str | None, Parameter(query="filter")] = None,
         start_index: Annotated[int | None, Parameter(query="startIndex", ge=-(2**31), le=2**31)] = None,
         count: Annotated[int | None, Parameter(query="count", ge=-(2**31), le=2**31)] = None,
     ) -> Response[Any]:

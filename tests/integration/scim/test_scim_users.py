@@ -30,3 +30,103 @@ async def test_a_user_is_created_found_and_read(scim: Scim) -> None:
     again = await scim.request("POST", "/Users", scim.user("ada"))
     assert again.status_code == 409 and again.json()["scimType"] == "uniqueness"
     assert again.json()["schemas"] == [ERROR] and again.json()["status"] == "409"
+
+
+async def test_lists_page_from_one(scim: Scim) -> None:
+    for local in ("a", "b", "c"):
+        assert (await scim.request("POST", "/Users", scim.user(local))).status_code == 201
+    page = (await scim.request("GET", "/Users", startIndex=2, count=1)).json()
+    assert page["totalResults"] == 3 and page["startIndex"] == 2 and page["itemsPerPage"] == 1
+    assert page["Resources"][0]["userName"] == "b@acme.example"
+    assert (await scim.request("GET", "/Users", startIndex=0, count=0)).json()["Resources"] == []
+    none = (await scim.request("GET", "/Users", filter='userName eq "nobody@acme.example"')).json()
+    assert none["totalResults"] == 0 and none["Resources"] == []
+
+
+async def test_filters_beyond_eq_are_invalid_filters(scim: Scim) -> None:
+    for unsupported in (
+        'userName co "a"',
+        'userName eq "a@acme.example" and active eq true',
+        'title eq "x"',
+        'emails[type eq "work"].value eq "a@acme.example"',
+        "userName eq a@acme.example",
+        "x" * 600,
+    ):
+        refused = await scim.request("GET", "/Users", filter=unsupported)
+        assert refused.status_code == 400, unsupported
+        assert refused.json()["scimType"] == "invalidFilter" and refused.json()["status"] == "400"
+        assert refused.json()["detail"].startswith("filter:")
+    groups = await scim.request("GET", "/Groups", filter='displayName sw "ad"')
+    assert groups.json()["scimType"] == "invalidFilter"
+
+
+async def test_users_are_made_only_at_the_organization_s_proven_domains(scim: Scim) -> None:
+    for address in ("eve@elsewhere.example", "eve@gmail.com", "not an address"):
+        refused = await scim.request("POST", "/Users", {"userName": address})
+        assert refused.status_code == 400 and refused.json()["scimType"] == "invalidValue", address
+    missing = await scim.request("POST", "/Users", {"schemas": [], "active": True})
+    assert missing.json()["detail"] == "userName: is required"
+    not_json = await scim.client.post(
+        "/scim/v2/Users", content=b"{", headers={**scim.headers, "Content-Type": "application/scim+json"}
+    )
+    assert not_json.status_code == 400 and not_json.json()["schemas"][0].endswith(":Error")
+
+
+async def test_put_replaces_what_the_provider_says_and_keeps_the_address(scim: Scim) -> None:
+    user = (await scim.request("POST", "/Users", scim.user("lin", displayName="Lin"))).json()
+    replaced = await scim.request("PUT", f"/Users/{user['id']}", scim.user("lin", name={"familyName": "Lu"}))
+    assert replaced.status_code == 200 and replaced.json()["name"] == {"familyName": "Lu"}
+    assert "displayName" not in replaced.json()
+    moved = await scim.request("PUT", f"/Users/{user['id']}", scim.user("other"))
+    assert moved.status_code == 400 and moved.json()["scimType"] == "invalidValue"
+    unknown = await scim.request(
+        "PATCH",
+        f"/Users/{user['id']}",
+        {
+            "Operations": [
+                {"op": "replace", "path": "password", "value": "x"},
+                {"op": "add", "path": "nope", "value": 1},
+            ]
+        },
+    )
+    assert unknown.status_code == 400 and unknown.json()["scimType"] == "invalidPath"
+    assert (await scim.request("GET", "/Users/not-an-id")).status_code == 404
+
+
+async def test_the_last_owner_cannot_be_turned_off_deleted_or_moved_out(scim: Scim) -> None:
+    owner = (await scim.request("POST", "/Users", scim.user("own"))).json()["id"]
+    members = {"Operations": [{"op": "replace", "path": "members", "value": [{"value": owner}]}]}
+    assert (await scim.request("PATCH", "/Groups/owner", members)).status_code == 200
+    empty = {"Operations": [{"op": "remove", "path": "members"}]}
+    for refused in (
+        await scim.request(
+            "PATCH", f"/Users/{owner}", {"Operations": [{"op": "replace", "value": {"active": "false"}}]}
+        ),
+        await scim.request("DELETE", f"/Users/{owner}"),
+        await scim.request("PATCH", "/Groups/owner", empty),
+        await scim.request("PUT", "/Groups/owner", {"displayName": "owner", "members": []}),
+    ):
+        assert refused.status_code == 400, refused.text
+        assert "owner" in refused.json()["detail"]
+    assert (await scim.request("GET", f"/Users/{owner}")).json()["groups"][0]["value"] == "owner"
+    heir = (await scim.request("POST", "/Users", scim.user("heir"))).json()["id"]
+    handed = await scim.request(
+        "PUT", "/Groups/owner", {"displayName": "owner", "members": [{"value": heir}]}
+    )
+    assert [m["value"] for m in handed.json()["members"]] == [heir]
+    assert (await scim.request("DELETE", f"/Users/{owner}")).status_code == 204
+
+
+async def test_groups_are_the_three_roles(scim: Scim) -> None:
+    listed = (await scim.request("GET", "/Groups")).json()
+    assert [group["displayName"] for group in listed["Resources"]] == ["owner", "admin", "member"]
+    assert (await scim.request("POST", "/Groups", {"displayName": "admin"})).json()[
+        "scimType"
+    ] == "uniqueness"
+    assert (await scim.request("POST", "/Groups", {"displayName": "sales"})).status_code == 400
+    assert (await scim.request("DELETE", "/Groups/admin")).json()["scimType"] == "mutability"
+    assert (await scim.request("GET", "/Groups/sales")).status_code == 404
+    renamed = await scim.request(
+        "PATCH", "/Groups/admin", {"Operations": [{"op": "replace", "path": "displayName", "value": "boss"}]}
+    )
+    assert renamed.json()["scimType"] == "mutability"
