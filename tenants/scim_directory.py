@@ -6,8 +6,8 @@ in this organization, and with it every console session of theirs there (the con
 on each request) and their connected apps (revoked here, and refused by every node's token directory once
 the cache generation moves at commit). Their account stays: it may belong to other organizations.
 
-Users are created only at the organization's proven single sign-on domains: the provider manages the
-directory of those domains and no other. The last owner cannot be turned off, deleted or moved out of the
+Users are created only at the organization's proven single sign-on domains, and an account's address
+moves only between them: the provider manages the directory of those domains and no other. The last owner cannot be turned off, deleted or moved out of the
 owner group: the organization must keep someone who can manage it."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class ScimDirectory:
         """Replace what the provider says of the user; turning them off or on moves their membership."""
         current = await self.get(user_id)
         if wanted.email.strip().lower() != current.attributes.email.lower():
-            raise InvalidRequest("userName", "the address of an existing account cannot be changed over SCIM")
+            await self._move_address(user_id, current.attributes.email, wanted.email)
         row = await self._row(user_id)
         if row is None:  # a member the provider did not create: it describes them from now on
             row = ScimUser(org_id=self.org_id, user_id=user_id, **_columns(wanted))
@@ -223,6 +223,18 @@ class ScimDirectory:
         )
         for app in apps:
             app.revoked_at = utc_now()
+
+    async def _move_address(self, user_id: UUID, old: str, new: str) -> None:
+        """A renamed person (jane.doe@ to jane.roe@): the account's address moves, only from one of the
+        organization's proven domains to another (it manages those mailboxes, and no other), and never
+        onto another account's address."""
+        if not await claims_domain(self.session, self.org_id, old):
+            raise InvalidRequest("userName", "the address is not at one of the organization's proven domains")
+        new = await self._check_address(new)
+        if await self.session.scalar(select(User.id).where(func.lower(User.email) == new, User.id != user_id)):
+            raise Conflict("userName: another account has this address")
+        user = await self.session.get_one(User, user_id)
+        user.email = new
 
     async def _check_address(self, email: str) -> str:
         email = check_email(email)

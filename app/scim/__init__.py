@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from litestar import Litestar, Router
+from litestar import Litestar, Router, route
 from litestar.di import Provide
+from litestar.enums import HttpMethod
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.errors import NotFound
 from app.request_checks.call_budget import CallBudget
 from app.scim.authentication import ScimAuthentication
 from app.scim.discovery import (
@@ -24,11 +26,17 @@ from app.scim.discovery import (
 )
 from app.scim.errors import SCIM_EXCEPTION_HANDLERS
 from app.scim.groups import GroupController
-from app.scim.users import UserController
+from app.scim.users import UserController, search_everything
 from tenants.scim_directory import ScimDirectory
 from tenants.scope import OrgScope, provide_org_scope
 
 SCIM_CALL_STORE = "scim_calls"
+
+
+@route("/{rest:path}", http_method=list(HttpMethod))
+async def unknown_path(rest: str) -> None:
+    """Any other path under /scim/v2 is a SCIM 404, not the API's."""
+    raise NotFound(f"no such SCIM endpoint: {rest!r:.80}")
 
 
 async def provide_directory(db_session: AsyncSession, org_scope: OrgScope) -> ScimDirectory:
@@ -45,6 +53,8 @@ scim_router = Router(
         get_schema,
         list_resource_types,
         get_resource_type,
+        search_everything,
+        unknown_path,
     ],
     middleware=[ScimAuthentication],
     exception_handlers=SCIM_EXCEPTION_HANDLERS,

@@ -1,6 +1,6 @@
-"""SCIM's error shape (RFC 7644, section 3.12) for everything under /scim/v2, with the API's own `error`
-and `details` beside it: identity providers read `status`, `scimType` and `detail`, people reading a log
-find the API's words."""
+"""SCIM's error shape (RFC 7644, section 3.12) for everything under /scim/v2, in place of the API's
+`{"error", "details"}`: identity providers and SCIM clients read `status`, `scimType` and `detail` and
+refuse other members. `detail` names the field, as the API's `details` do."""
 
 from __future__ import annotations
 
@@ -34,17 +34,17 @@ def scim_type_of(exc: Exception) -> str | None:
     return None
 
 
-def scim_error_body(status: int, details: str, error: str, scim_type: str | None = None) -> dict[str, Any]:
+def scim_error_body(status: int, details: str, scim_type: str | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"schemas": [ERROR_SCHEMA], "status": str(status), "detail": details}
     if scim_type is not None:
         body["scimType"] = scim_type
-    return {**body, "error": error, "details": details}
+    return body
 
 
 def _answer(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     answer = classify(exc, request)
     return Response(
-        scim_error_body(answer.status, answer.details, answer.error, scim_type_of(exc)),
+        scim_error_body(answer.status, answer.details, scim_type_of(exc)),
         status_code=answer.status,
         media_type=SCIM_MEDIA_TYPE,
         headers=dict(answer.headers),

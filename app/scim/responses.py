@@ -25,6 +25,31 @@ def page_bounds(start_index: int | None, count: int | None) -> tuple[int, int]:
     return start, limit
 
 
+ALWAYS_RETURNED = frozenset({"schemas", "id", "meta"})
+
+
+def projected(resource: dict[str, Any], attributes: str | None, excluded: str | None) -> dict[str, Any]:
+    """`attributes` (only these) or `excludedAttributes` (all but these), by top-level attribute: a
+    sub-attribute such as `name.givenName` keeps or drops its whole attribute. `id` and `schemas` stay."""
+    wanted, unwanted = _names(attributes), _names(excluded)
+    return {
+        key: value
+        for key, value in resource.items()
+        if key in ALWAYS_RETURNED or ((not wanted or key.lower() in wanted) and key.lower() not in unwanted)
+    }
+
+
+def _names(text: str | None) -> set[str]:
+    names = set()
+    for name in (text or "").split(","):
+        name = name.strip().lower()
+        if ":" in name:  # a URN-qualified name: urn:...:User:userName
+            name = name.rsplit(":", 1)[1]
+        if name:
+            names.add(name.split(".", 1)[0])
+    return names
+
+
 def list_response(resources: list[dict[str, Any]], total: int, start: int) -> Response[Any]:
     return scim_response(
         {

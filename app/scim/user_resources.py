@@ -118,6 +118,8 @@ def _apply(resource: dict[str, Any], op: str, path: str, value: Any) -> None:
     path = path.removeprefix(USER_SCHEMA + ":")
     lowered = path.lower()
     removing = op == "remove"
+    if lowered == "active" and removing:
+        return  # a user is active or not; turning one off is `active: false`
     if lowered in KEPT:
         resource[KEPT[lowered]] = None if removing else value
     elif lowered == "name":

@@ -49,17 +49,21 @@ class Scim:
         }
 
 
+async def scim_token(session_maker: async_sessionmaker[AsyncSession], org_id: UUID, domain: str) -> str:
+    """The organization proves `domain` and creates a SCIM token, as its admins would in the console."""
+    async with unit_of_work(session_maker) as session:
+        session.add(SsoDomain(org_id=org_id, domain=domain, verified_at=utc_now()))
+        issued = await ScimTokens(session, operator_scope(org_id)).create()
+    return issued.token
+
+
 async def provisioned(
     session_maker: async_sessionmaker[AsyncSession],
     client: AsyncTestClient[Litestar],
     org_id: UUID,
     domain: str,
 ) -> Scim:
-    """The organization proves `domain` and creates a SCIM token, as its admins would in the console."""
-    async with unit_of_work(session_maker) as session:
-        session.add(SsoDomain(org_id=org_id, domain=domain, verified_at=utc_now()))
-        issued = await ScimTokens(session, operator_scope(org_id)).create()
-    return Scim(client, issued.token, org_id, domain)
+    return Scim(client, await scim_token(session_maker, org_id, domain), org_id, domain)
 
 
 @pytest.fixture

@@ -72,13 +72,18 @@ async def test_users_are_made_only_at_the_organization_s_proven_domains(scim: Sc
     assert not_json.status_code == 400 and not_json.json()["schemas"][0].endswith(":Error")
 
 
-async def test_put_replaces_what_the_provider_says_and_keeps_the_address(scim: Scim) -> None:
+async def test_put_replaces_what_the_provider_says_and_moves_addresses_within_the_domains(scim: Scim) -> None:
     user = (await scim.request("POST", "/Users", scim.user("lin", displayName="Lin"))).json()
     replaced = await scim.request("PUT", f"/Users/{user['id']}", scim.user("lin", name={"familyName": "Lu"}))
     assert replaced.status_code == 200 and replaced.json()["name"] == {"familyName": "Lu"}
     assert "displayName" not in replaced.json()
-    moved = await scim.request("PUT", f"/Users/{user['id']}", scim.user("other"))
-    assert moved.status_code == 400 and moved.json()["scimType"] == "invalidValue"
+    renamed = await scim.request("PUT", f"/Users/{user['id']}", scim.user("lin.lu"))
+    assert renamed.json()["emails"][0]["value"] == "lin.lu@acme.example"
+    away = await scim.request("PUT", f"/Users/{user['id']}", {"userName": "lin@elsewhere.example"})
+    assert away.status_code == 400 and away.json()["scimType"] == "invalidValue"
+    await scim.request("POST", "/Users", scim.user("taken"))
+    onto = await scim.request("PUT", f"/Users/{user['id']}", scim.user("taken"))
+    assert onto.status_code == 409 and onto.json()["scimType"] == "uniqueness"
     unknown = await scim.request(
         "PATCH",
         f"/Users/{user['id']}",
