@@ -15,7 +15,7 @@ from tenants.token_format import token_digest
 
 
 async def connect_app(session_maker: async_sessionmaker[AsyncSession], org_id: UUID, user_id: UUID) -> str:
-    """The access token digest of a new app the member connected to the organization."""
+    """The access token of a new app the member connected to the organization."""
     access = new_secret(ACCESS_PREFIX)
     async with unit_of_work(session_maker) as session:
         client = OAuthClient(id=uuid4(), name="Assistant", registration={})
@@ -32,4 +32,4 @@ async def connect_app(session_maker: async_sessionmaker[AsyncSession], org_id: U
                 refresh_expires_at=utc_now() + REFRESH_LIFETIME,
             )
         )
-    return token_digest(access)
+    return access

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import AuditEntry, Membership, User
 from tenants.token_directory import TokenDirectory
+from tenants.token_format import token_digest
 from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant
 from tests.integration.scim.conftest import Scim, provisioned
@@ -36,7 +37,7 @@ async def test_okta_turns_a_member_off_and_their_session_and_apps_end_at_once(
     use_memory_stores(app)
     ada = await add_user(session_maker, tenant.org_id, "ada@acme.example", "admin")
     await add_user(session_maker, tenant.org_id, "owner@acme.example", "owner")
-    app_digest = await connect_app(session_maker, tenant.org_id, ada.id)
+    app_digest = token_digest(await connect_app(session_maker, tenant.org_id, ada.id))
     console = await signed_in(app, "ada@acme.example")
     try:
         scim = await provisioned(session_maker, console.client, tenant.org_id, "acme.example")
