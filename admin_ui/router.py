@@ -31,11 +31,11 @@ from admin_ui.controllers.password_reset import PasswordResetController
 from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
+from admin_ui.controllers.scim_tokens import ScimTokenController
 from admin_ui.controllers.second_step import SecondStepController
 from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
 from admin_ui.controllers.sso_login import SsoLoginController
-from admin_ui.controllers.scim_tokens import ScimTokenController
 from admin_ui.controllers.sso_settings import SsoSettingsController
 from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController

@@ -7,8 +7,9 @@ on each request) and their connected apps (revoked here, and refused by every no
 the cache generation moves at commit). Their account stays: it may belong to other organizations.
 
 Users are created only at the organization's proven single sign-on domains, and an account's address
-moves only between them: the provider manages the directory of those domains and no other. The last owner cannot be turned off, deleted or moved out of the
-owner group: the organization must keep someone who can manage it."""
+moves only between them: the provider manages the directory of those domains and no other. The last
+owner cannot be turned off, deleted or moved out of the owner group: the organization must keep someone
+who can manage it."""
 
 from __future__ import annotations
 
@@ -231,7 +232,8 @@ class ScimDirectory:
         if not await claims_domain(self.session, self.org_id, old):
             raise InvalidRequest("userName", "the address is not at one of the organization's proven domains")
         new = await self._check_address(new)
-        if await self.session.scalar(select(User.id).where(func.lower(User.email) == new, User.id != user_id)):
+        taken = select(User.id).where(func.lower(User.email) == new, User.id != user_id)
+        if await self.session.scalar(taken):
             raise Conflict("userName: another account has this address")
         user = await self.session.get_one(User, user_id)
         user.email = new

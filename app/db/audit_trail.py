@@ -1,7 +1,7 @@
 """The audit log written by the unit of work: every flush that adds, changes or deletes a token, a
 membership, an invitation, a project (and its allowed origins), a webhook endpoint, an integration,
-the single sign-on settings, a SCIM token or what an identity provider said of a user over SCIM adds the entries that say so to the same flush, so they commit or roll back
-with the change itself.
+the single sign-on settings, a SCIM token or what an identity provider said of a user over SCIM adds
+the entries that say so to the same flush, so they commit or roll back with the change itself.
 
 Watching the session rather than asking each service to remember means a change made anywhere (API,
 console, command line) is recorded. Bulk UPDATE/DELETE statements bypass the unit of work; code that

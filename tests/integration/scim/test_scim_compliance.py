@@ -13,7 +13,6 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
-
 from typing import Annotated, Any
 from uuid import uuid4
 
@@ -59,7 +58,8 @@ BY_DESIGN = {
     # A user is always active or not: removing `active` leaves it as it was (turning off is active false).
     "check_remove_attribute: PATCH modify() did not remove attribute 'active'",
     # The account's address is its sign-in: it can be moved (within the proven domains), never removed.
-    "check_remove_attribute: Failed to remove attribute 'emails': emails: the account's address cannot be removed",
+    "check_remove_attribute: Failed to remove attribute 'emails': "
+    "emails: the account's address cannot be removed",
 }
 """The tester's checks that Hearken answers otherwise on purpose, each with its reason."""
 
