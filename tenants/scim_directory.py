@@ -21,7 +21,8 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ConnectedApp, Membership, Role, ScimUser, User
+from app.db.models import ConnectedApp, Membership, Organization, Role, ScimUser, User
+from app.db.row_locks import lock_rows
 from app.errors import Conflict, InvalidRequest, NotFound
 from app.timestamps import utc_now
 from tenants.members import Members
@@ -122,6 +123,7 @@ class ScimDirectory:
         return _directory_user(*row)
 
     async def create(self, wanted: UserAttributes) -> DirectoryUser:
+        await self._lock_organization()
         email = await self._check_address(wanted.email)
         user = await self.session.scalar(select(User).where(func.lower(User.email) == email))
         if user is None:
@@ -142,6 +144,7 @@ class ScimDirectory:
 
     async def update(self, user_id: UUID, wanted: UserAttributes) -> DirectoryUser:
         """Replace what the provider says of the user; turning them off or on moves their membership."""
+        await self._lock_organization()
         current = await self.get(user_id)
         if wanted.email.strip().lower() != current.attributes.email.lower():
             await self._move_address(user_id, current.attributes.email, wanted.email)
@@ -161,6 +164,7 @@ class ScimDirectory:
 
     async def delete(self, user_id: UUID) -> None:
         """The user leaves the organization; the account stays (it may belong to others)."""
+        await self._lock_organization()
         current = await self.get(user_id)
         if current.role is not None:
             await self._end_membership(user_id)
@@ -178,6 +182,7 @@ class ScimDirectory:
     async def join_group(self, role: str, user_id: UUID) -> None:
         """Give an active user the group's role. Joining the member group takes no role away: everyone
         is a member, and the owner and admin groups say more."""
+        await self._lock_organization()
         membership = await self._membership(user_id)
         if membership is None:
             if (await self._row(user_id)) is None:
@@ -189,6 +194,7 @@ class ScimDirectory:
     async def leave_group(self, role: str, user_id: UUID) -> None:
         """Leaving the owner or admin group makes the user a member; everyone is in the member group
         unless another group says more, so leaving it changes nothing."""
+        await self._lock_organization()
         membership = await self._membership(user_id)
         if membership is not None and membership.role == role != Role.MEMBER:
             await self.members.change_role(membership.id, Role.MEMBER.value)
@@ -201,6 +207,12 @@ class ScimDirectory:
         for member in await self.group_members(role):
             if member.id not in user_ids:
                 await self.leave_group(role, member.id)
+
+    async def _lock_organization(self) -> None:
+        """Every change of a user or a role takes the organization's row first, the lock the last-owner
+        rule takes (tenants/members.py): a PATCH and a DELETE of one user, or a provider and an owner in
+        the console, then wait for each other in one order instead of deadlocking."""
+        await lock_rows(self.session, Organization, [Organization.id == self.org_id], [Organization.id])
 
     async def _end_membership(self, user_id: UUID) -> None:
         membership = await self._membership(user_id)
