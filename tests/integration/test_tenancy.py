@@ -408,7 +408,7 @@ async def test_every_scim_route_needs_the_organization_s_own_scim_token(
     assert {"GET /scim/v2/Users/{user_id}", "DELETE /scim/v2/Groups/{group_id}"} <= {
         str(e) for e in endpoints
     }
-    ids = {"user_id": ada, "group_id": "member", "schema_id": "x", "name": "User"}
+    ids = {"user_id": ada, "group_id": "member", "schema_id": "x", "name": "User", "rest": "Unknown"}
     for endpoint in endpoints:
         url = endpoint.path_format.format(**{name: ids[name] for name in endpoint.id_parameters})
         body = {"Operations": [{"op": "remove", "path": "displayName"}], "userName": "ada@b.example"}

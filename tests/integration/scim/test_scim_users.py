@@ -70,6 +70,10 @@ async def test_users_are_made_only_at_the_organization_s_proven_domains(scim: Sc
         "/scim/v2/Users", content=b"{", headers={**scim.headers, "Content-Type": "application/scim+json"}
     )
     assert not_json.status_code == 400 and not_json.json()["schemas"][0].endswith(":Error")
+    as_xml = await scim.client.post(
+        "/scim/v2/Users", content=b"<User/>", headers={**scim.headers, "Content-Type": "application/xml"}
+    )
+    assert as_xml.status_code == 415 and as_xml.json()["status"] == "415"
 
 
 async def test_put_replaces_what_the_provider_says_and_moves_addresses_within_the_domains(scim: Scim) -> None:
