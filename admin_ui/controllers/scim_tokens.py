@@ -12,12 +12,14 @@ from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.controllers.sso_settings import SsoSettingsController, provide_sso_connections
 from admin_ui.rendering import go_to
-from tenants.permissions import needs
+from tenants.permissions import CONFIRMED_EMAIL, needs
 from tenants.scim_tokens import ScimTokens
 from tenants.scope import Access
 from tenants.single_sign_on import SsoConnections
 
 OWNER = needs(Access.OWNER)
+OWNER_CONFIRMED = {**OWNER, CONFIRMED_EMAIL: True}
+"""Creating a token needs a confirmed address too, as API tokens do."""
 
 
 class ScimTokenController(Controller):
@@ -25,7 +27,7 @@ class ScimTokenController(Controller):
     include_in_schema = False
     dependencies = {"connections": Provide(provide_sso_connections)}
 
-    @post("/", opt=OWNER)
+    @post("/", opt=OWNER_CONFIRMED)
     async def create(self, request: HTMXRequest, connections: SsoConnections) -> Any:
         """The page again, with the new token: it is shown this once and stored only as its digest."""
         issued = await ScimTokens(connections.session, connections.scope).create()
