@@ -139,3 +139,29 @@ async def test_groups_are_the_three_roles(scim: Scim) -> None:
         "PATCH", "/Groups/admin", {"Operations": [{"op": "replace", "path": "displayName", "value": "boss"}]}
     )
     assert renamed.json()["scimType"] == "mutability"
+
+
+async def test_okta_pushes_a_group_and_takes_a_member_out_by_value_path(scim: Scim) -> None:
+    """Okta's group push: members added with their display, one removed by `members[value eq "..."]`."""
+    ids = [(await scim.request("POST", "/Users", scim.user(local))).json()["id"] for local in ("kim", "lee")]
+    add = {
+        "schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+        "Operations": [
+            {
+                "op": "add",
+                "path": "members",
+                "value": [{"value": i, "display": "x@acme.example"} for i in ids],
+            }
+        ],
+    }
+    assert len((await scim.request("PATCH", "/Groups/admin", add)).json()["members"]) == 2
+    remove = {"Operations": [{"op": "remove", "path": f'members[value eq "{ids[0]}"]'}]}
+    left = await scim.request("PATCH", "/Groups/admin", remove)
+    assert [m["value"] for m in left.json()["members"]] == [ids[1]]
+    assert (await scim.request("GET", f"/Users/{ids[0]}")).json()["groups"][0]["value"] == "member"
+    unknown = {
+        "Operations": [
+            {"op": "add", "path": "members", "value": [{"value": "00000000-0000-0000-0000-000000000000"}]}
+        ]
+    }
+    assert (await scim.request("PATCH", "/Groups/admin", unknown)).status_code == 404
