@@ -4,7 +4,11 @@ the membership still exists (a removed member is out at once) and resolves an Or
 A session also holds a stamp of the user's password hash from sign-in. Changing the password, or "Log out
 other sessions" (which hashes the same password anew), changes the hash, so every other session's stamp
 stops matching and it is signed out on its next request; the session that made the change gets the new
-stamp."""
+stamp.
+
+A session also remembers the membership it was first used in. A member whose membership ends (removed, or
+turned off by the organization's identity provider over SCIM) and is later given a new one does not get
+their old sessions back: those name the old membership."""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from tenants.second_factors import has_second_factor
 from tenants.sign_in_reach import SignIn
 
 SESSION_STAMP_PURPOSE = "session-stamp"
+MEMBERSHIP = "membership_id"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,7 @@ class ConsoleUser:
     org_id: UUID
     org_name: str
     role: str
+    membership_id: UUID | None = None
     session_stamp: str = field(default="", repr=False)
     language: str = "en"
     """The language of the mail this user receives."""
@@ -80,6 +86,7 @@ async def load_console_user(
                 User.email_verified_at,
                 Organization.name,
                 Membership.role,
+                Membership.id.label("membership_id"),
                 Organization.require_two_factor,
                 has_second_factor(User.id).label("has_second_factor"),
             )
@@ -96,6 +103,7 @@ async def load_console_user(
         org_id=org_id,
         org_name=row.name,
         role=row.role,
+        membership_id=row.membership_id,
         session_stamp=session_stamp(secret, row.password_hash),
         language=row.language,
         email_confirmed=row.email_verified_at is not None or not mail_sent,
@@ -124,6 +132,10 @@ async def session_member(connection: ASGIConnection[Any, Any, Any, Any]) -> Cons
     if not hmac.compare_digest(str(data.get("stamp", "")), user.session_stamp):  # type: ignore[union-attr]
         connection.clear_session()
         raise NotAuthorizedException("the password changed or other sessions were logged out")
+    bound = data.setdefault(MEMBERSHIP, str(user.membership_id))  # type: ignore[union-attr]
+    if bound != str(user.membership_id):
+        connection.clear_session()
+        raise NotAuthorizedException("this account's membership of that organization ended")
     signed_in = recorded_sign_in(data, org_id)  # type: ignore[arg-type]
     if signed_in.only_org_id not in (None, org_id):  # another organization's provider signed it in
         connection.clear_session()

@@ -33,6 +33,7 @@ from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
 from admin_ui.controllers.saml_service import SamlServiceController
+from admin_ui.controllers.scim_tokens import ScimTokenController
 from admin_ui.controllers.second_step import SecondStepController
 from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
@@ -79,6 +80,7 @@ def console_router(settings: Settings) -> Router:
             PasswordResetController,
             SsoLoginController,
             SsoSettingsController,
+            ScimTokenController,
             AccountController,
             TwoFactorController,
             ProjectsController,

@@ -67,6 +67,8 @@ class Settings:
     rate_limit_project: RateLimit = RateLimit(6000, 60)
     rate_limit_mcp: RateLimit = RateLimit(120, 60)
     """MCP tool calls per token."""
+    rate_limit_scim: RateLimit = RateLimit(600, 60)
+    """SCIM requests per SCIM token (an identity provider's first sync sends many at once)."""
     rate_limit_oauth_registration: RateLimit = RateLimit(60, 3600)
     """OAuth client registrations (anyone may register) per client address."""
     trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = field(default_factory=tuple)
@@ -179,6 +181,9 @@ class Settings:
             ),
             rate_limit_mcp=RateLimit.parse(
                 env.get("HEARKEN_RATE_LIMIT_MCP", "120/60"), "HEARKEN_RATE_LIMIT_MCP"
+            ),
+            rate_limit_scim=RateLimit.parse(
+                env.get("HEARKEN_RATE_LIMIT_SCIM", "600/60"), "HEARKEN_RATE_LIMIT_SCIM"
             ),
             rate_limit_oauth_registration=RateLimit.parse(
                 env.get("HEARKEN_RATE_LIMIT_OAUTH_REGISTRATION", "60/3600"),

@@ -30,6 +30,7 @@ from app.public import public_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.public.tracker_receiver import tracker_receiver_router
 from app.request_checks import allow_every_method, check_request_body
+from app.scim import scim_budget, scim_router
 from app.serving import serving
 from app.state import build_state, serving_state
 from app.static_assets import widgets_router
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             public_router,
             stripe_receiver_router,
             tracker_receiver_router,
+            scim_router,
             *console_routes(settings),
             *mcp_routes(settings, state.session_maker),
             widgets_router(),
@@ -74,6 +76,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             serving_state,  # first: the others use what it makes
             background_work,
             mcp_server,
+            scim_budget,
             *periodic_jobs(settings),
             serving_gc,  # last: what the others build at startup is frozen too, not young garbage
         ],

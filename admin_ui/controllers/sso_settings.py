@@ -23,6 +23,7 @@ from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from app.integrations.saml_metadata import fetched_metadata
 from app.integrations.saml_service_provider import SamlFailure, identity_provider_entity_id
 from tenants.permissions import needs
+from tenants.scim_tokens import ScimTokens
 from tenants.scope import Access
 from tenants.single_sign_on import (
     SamlSettings,
@@ -182,6 +183,7 @@ class SsoSettingsController(Controller):
         *,
         notice: str = "",
         status_code: int = 200,
+        **shown: Any,
     ) -> Any:
         return render(
             request,
@@ -194,6 +196,9 @@ class SsoSettingsController(Controller):
             redirect_uri=redirect_uri(request.app.state.settings),
             sp=service_provider(request.app.state.settings, connections.scope.org_id),
             claims=await connections.claims(),
+            scim_tokens=await ScimTokens(connections.session, connections.scope).active(),
+            scim_url=request.app.state.settings.base_url + "/scim/v2",
+            **shown,
         )
 
 
@@ -201,4 +206,5 @@ NOTICES = {
     "saved": "Single sign-on saved. A new domain signs nobody in until its DNS record is verified.",
     "verified": "Domain verified: its addresses now sign in through your provider.",
     "removed": "Single sign-on is off: members sign in with their passwords.",
+    "scim_revoked": "SCIM token revoked: your provider's next request with it is refused.",
 }

@@ -1,7 +1,8 @@
 """The audit log written by the unit of work: every flush that adds, changes or deletes a token, a membership,
 an invitation, a project (and its allowed origins), a webhook endpoint, an integration, a survey (its name and
-status: who activated, paused or completed it) or the single sign-on settings adds the entries that say so to
-the same flush, so they commit or roll back with the change itself.
+status: who activated, paused or completed it), the single sign-on settings, a SCIM token or what an identity
+provider said of a user over SCIM adds the entries that say so to the same flush, so they commit or roll back
+with the change itself.
 
 Watching the session rather than asking each service to remember means a change made anywhere (API,
 console, command line) is recorded. Bulk UPDATE/DELETE statements bypass the unit of work; code that
@@ -32,6 +33,8 @@ from app.db.models import (
     Membership,
     MintlifyIntegration,
     Project,
+    ScimToken,
+    ScimUser,
     SsoConnection,
     SsoDomain,
     StripeIntegration,
@@ -126,6 +129,11 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         ),
         _own_org,
     ),
+    ScimToken: (
+        Audited("scim_token", ("prefix", "revoked_at"), events=(("revoked_at", "revoked"),)),
+        _own_org,
+    ),
+    ScimUser: (Audited("scim_user", ("user_id", "user_name", "external_id", "active")), _own_org),
     SsoDomain: (
         Audited("sso_domain", ("domain", "verified_at"), events=(("verified_at", "verified"),)),
         _own_org,

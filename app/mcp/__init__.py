@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.mcp.authentication import McpAuthentication
-from app.mcp.call_budget import CallBudget
 from app.mcp.oauth_routes import oauth_routes
 from app.mcp.on_demand import McpOnDemand
+from app.request_checks.call_budget import CallBudget
 
 MCP_CALL_STORE = "mcp_calls"
 OAUTH_REGISTRATION_STORE = "oauth_registrations"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import anyio.to_thread
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.mcp.call_budget import CallBudget
+from app.request_checks.call_budget import CallBudget
 
 if TYPE_CHECKING:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager

@@ -19,7 +19,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
 from app.ingest import client_address, client_network
-from app.mcp.call_budget import CallBudget
+from app.request_checks.call_budget import CallBudget
 from tenants import connected_apps
 
 REGISTRATION_MAX_BYTES = 16 * 1024

@@ -20,10 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.actor import current_actor
 from app.mcp.authentication import CALLER_KEY, SCOPE_KEY
-from app.mcp.call_budget import CallBudget
 from app.mcp.tool_arguments import input_schema
 from app.mcp.tool_errors import error_result, tool_error_body
 from app.mcp.tools import TOOLS, Tool, ToolCall
+from app.request_checks.call_budget import CallBudget
 from app.request_checks.nul_characters import refuse_nul_in_document
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope

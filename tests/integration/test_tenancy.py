@@ -7,6 +7,7 @@ by walking `app.routes`, so a route added later is covered without touching this
 - Organization-level routes with ids (/api/v1/webhooks/{webhook_id}...): A's token with ids of B's
   resources is 404, as if they did not exist.
 - Every console route but signing up and in and the links mail carries sends a visitor to log in.
+- Every SCIM route needs the organization's own SCIM token; another organization's never finds its users.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tenants.scope import operator_scope
 from tests.console_helpers import Console
 from tests.factories import Tenant
 from tests.images import png
+from tests.integration.scim.conftest import provisioned
 
 API_PREFIX = "/api/v1/"
 PROJECT_PREFIX = "/api/v1/projects/{project_id}"
@@ -391,3 +393,47 @@ def test_every_mounted_application_has_its_own_tenancy_test(app: Litestar) -> No
     for where in MOUNTED_APPLICATIONS.values():
         module, test = where.split("::")
         assert f"def {test}(" in (root / module).read_text(), where
+
+
+SCIM_PREFIX = "/scim/v2"
+
+
+def scim_endpoints(app: Litestar) -> list[Endpoint]:
+    """Every method of every SCIM route, read from the app itself."""
+    return [
+        Endpoint(method, route.path_format, tuple(route.path_parameters))
+        for route in app.routes
+        if isinstance(route, HTTPRoute) and route.path_format.startswith(SCIM_PREFIX)
+        for method in sorted(route.methods - {"HEAD", "OPTIONS"})
+    ]
+
+
+async def test_every_scim_route_needs_the_organization_s_own_scim_token(
+    app: Litestar,
+    client: AsyncTestClient[Litestar],
+    session_maker: async_sessionmaker[AsyncSession],
+    tenant: Tenant,
+    other_tenant: Tenant,
+) -> None:
+    """No token, an API token or another organization's SCIM token: 401 without one, and B's token never
+    reads or changes A's users (404 by id, absent from every list)."""
+    a = await provisioned(session_maker, client, tenant.org_id, "a.example")
+    b = await provisioned(session_maker, client, other_tenant.org_id, "b.example")
+    ada = (await a.request("POST", "/Users", a.user("ada"))).json()["id"]
+    endpoints = scim_endpoints(app)
+    assert {"GET /scim/v2/Users/{user_id}", "DELETE /scim/v2/Groups/{group_id}"} <= {
+        str(e) for e in endpoints
+    }
+    ids = {"user_id": ada, "group_id": "member", "schema_id": "x", "name": "User", "rest": "Unknown"}
+    for endpoint in endpoints:
+        url = endpoint.path_format.format(**{name: ids[name] for name in endpoint.id_parameters})
+        body = {"Operations": [{"op": "remove", "path": "displayName"}], "userName": "ada@b.example"}
+        for headers in ({}, {"Authorization": f"Bearer {tenant.token}"}):
+            refused = await client.request(endpoint.method, url, json=body, headers=headers)
+            assert refused.status_code == 401, endpoint
+            assert refused.json()["schemas"] == ["urn:ietf:params:scim:api:messages:2.0:Error"]
+        answer = await client.request(endpoint.method, url, json=body, headers=b.headers)
+        if "user_id" in endpoint.id_parameters:
+            assert answer.status_code == 404, endpoint
+        assert ada not in answer.text, endpoint
+    assert (await a.request("GET", f"/Users/{ada}")).json()["active"] is True

@@ -34,6 +34,8 @@ from app.db.models.rating_total import RatingTotal
 from app.db.models.recovery_code import RecoveryCode
 from app.db.models.reporter_address import ReporterAddress
 from app.db.models.saml_assertion import SamlAssertion
+from app.db.models.scim_token import ScimToken
+from app.db.models.scim_user import ScimUser
 from app.db.models.sso_connection import SsoConnection, SsoDomain
 from app.db.models.stripe_integration import StripeIntegration
 from app.db.models.survey import Survey, SurveyDisplay, SurveyStatus
@@ -98,6 +100,8 @@ __all__ = [
     "ReporterAddress",
     "Role",
     "SamlAssertion",
+    "ScimToken",
+    "ScimUser",
     "SsoConnection",
     "SsoDomain",
     "StripeIntegration",
