@@ -7,11 +7,11 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, post
-from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
-from admin_ui.controllers.sso_settings import SsoSettingsController, provide_sso_connections
+from admin_ui.controllers.sso_settings import SsoSettingsController
 from admin_ui.rendering import go_to
+from app.dependencies import provide
 from tenants.permissions import CONFIRMED_EMAIL, needs
 from tenants.scim_tokens import ScimTokens
 from tenants.scope import Access
@@ -25,12 +25,12 @@ OWNER_CONFIRMED = {**OWNER, CONFIRMED_EMAIL: True}
 class ScimTokenController(Controller):
     path = "/settings/sso/scim-tokens"
     include_in_schema = False
-    dependencies = {"connections": Provide(provide_sso_connections)}
+    dependencies = {"connections": provide(SsoConnections), "scim_tokens": provide(ScimTokens)}
 
     @post("/", opt=OWNER_CONFIRMED)
-    async def create(self, request: HTMXRequest, connections: SsoConnections) -> Any:
+    async def create(self, request: HTMXRequest, connections: SsoConnections, scim_tokens: ScimTokens) -> Any:
         """The page again, with the new token: it is shown this once and stored only as its digest."""
-        issued = await ScimTokens(connections.session, connections.scope).create()
+        issued = await scim_tokens.create()
         connection = await connections.get()
         values = await SsoSettingsController._saved_values(connections)
         return await SsoSettingsController._page(
@@ -38,6 +38,6 @@ class ScimTokenController(Controller):
         )
 
     @post("/{token_id:uuid}/revoke", opt=OWNER)
-    async def revoke(self, request: HTMXRequest, connections: SsoConnections, token_id: UUID) -> Any:
-        await ScimTokens(connections.session, connections.scope).revoke(token_id)
+    async def revoke(self, request: HTMXRequest, scim_tokens: ScimTokens, token_id: UUID) -> Any:
+        await scim_tokens.revoke(token_id)
         return go_to(request, "/settings/sso?saved=scim_revoked")
