@@ -13,6 +13,7 @@ from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
 from app.integrations.mintlify_integrations import MintlifyIntegrations
+from app.integrations.polar_integrations import PolarIntegrations
 from app.integrations.stripe_integrations import StripeIntegrations
 from app.integrations.tracker_integrations import TrackerIntegrations
 from app.services.attachments import FeedbackAttachments
@@ -105,6 +106,12 @@ async def provide_stripe(
     return StripeIntegrations(
         db_session, org_scope, project, secret_box(request_settings(request).secret_key)
     )
+
+
+async def provide_polar(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> PolarIntegrations:
+    return PolarIntegrations(db_session, org_scope, project, secret_box(request_settings(request).secret_key))
 
 
 async def provide_mintlify(

@@ -11,6 +11,7 @@ from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import (
     MintlifyIntegrationController,
+    PolarIntegrationController,
     StripeIntegrationController,
     TrackerIntegrationController,
 )
@@ -38,6 +39,7 @@ api_router = Router(
         ThemeController,
         WebhookController,
         StripeIntegrationController,
+        PolarIntegrationController,
         MintlifyIntegrationController,
         TrackerIntegrationController,
         IssueController,

@@ -31,6 +31,7 @@ from app.db.models import (
     Invitation,
     Membership,
     MintlifyIntegration,
+    PolarIntegration,
     Project,
     SsoConnection,
     SsoDomain,
@@ -124,7 +125,11 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         _own_org,
     ),
     StripeIntegration: (
-        Audited("integration", ("project_id",), ("sealed_signing_secret",)),
+        Audited("integration", ("project_id",), ("sealed_signing_secret", "sealed_api_key")),
+        _project_org,
+    ),
+    PolarIntegration: (
+        Audited("integration", ("project_id",), ("sealed_webhook_secret", "sealed_api_key")),
         _project_org,
     ),
     MintlifyIntegration: (
@@ -136,7 +141,7 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         _project_org,
     ),
 }
-KINDS = {StripeIntegration: "stripe", MintlifyIntegration: "mintlify"}
+KINDS = {StripeIntegration: "stripe", PolarIntegration: "polar", MintlifyIntegration: "mintlify"}
 """The `kind` of an integration's entries; a tracker integration's is its tracker ("github", "jira")."""
 
 

@@ -36,13 +36,16 @@ class StripeIntegrations(IntegrationRows[StripeIntegration]):
     model = StripeIntegration
     name = "Stripe"
 
-    async def enable(self, signing_secret: str) -> StripeIntegration:
-        """Store the secret; an existing integration keeps its id, so the URL in Stripe stays valid."""
+    async def enable(self, signing_secret: str, api_key: str | None = None) -> StripeIntegration:
+        """Store the secret (and the restricted key, when given: saving without one keeps the saved
+        key); an existing integration keeps its id, so the URL in Stripe stays valid."""
         integration = await self.find()
         if integration is None:
             integration = StripeIntegration(project_id=self.project.id, sealed_signing_secret="")
             self.session.add(integration)
         integration.sealed_signing_secret = self.box.seal(signing_secret)
+        if api_key is not None:
+            integration.sealed_api_key = self.box.seal(api_key)
         await self.session.flush()
         return integration
 
