@@ -198,7 +198,8 @@ class MintlifySyncOut(msgspec.Struct):
 
 
 class StripeReceipt(msgspec.Struct):
-    """Stripe's and Polar's receivers' answer. `stored`: whether this delivery created a feedback item (a repeat or another event does not)."""
+    """Stripe's and Polar's receivers' answer. `stored`: whether this delivery created a feedback item
+    (a repeat or another event does not)."""
 
     received: bool
     stored: bool
