@@ -9,6 +9,7 @@ from typing import Any
 from litestar import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.churn.rewards import Rewards
 from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
@@ -126,6 +127,13 @@ async def provide_trackers(
 ) -> TrackerIntegrations:
     settings = request_settings(request)
     return TrackerIntegrations(db_session, org_scope, project, secret_box(settings.secret_key), settings)
+
+
+async def provide_rewards(
+    request: Request[Any, Any, Any], db_session: AsyncSession, org_scope: OrgScope, project: Project
+) -> Rewards:
+    settings = request_settings(request)
+    return Rewards(db_session, org_scope, project, secret_box(settings.secret_key), settings)
 
 
 async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:

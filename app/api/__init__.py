@@ -6,6 +6,7 @@ from litestar import Router
 from litestar.di import Provide
 
 from app.api.audit_log import audit_log
+from app.api.churn import ChurnController
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
@@ -37,6 +38,7 @@ api_router = Router(
         RatingController,
         RatingStatsController,
         ThemeController,
+        ChurnController,
         WebhookController,
         StripeIntegrationController,
         PolarIntegrationController,

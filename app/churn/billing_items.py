@@ -25,7 +25,7 @@ def reason_of(metadata: dict[str, Any] | None) -> str:
     return reason if isinstance(reason, str) and reason else NO_REASON
 
 
-def subscription_of(item: FeedbackItem) -> str | None:
+def subscription_of(item: FeedbackItem | Any) -> str | None:
     """The cancelled subscription's id at the item's platform, or None (not a billing item)."""
     key = SUBSCRIPTION_KEYS.get(item.source)
     value = (item.custom_data or {}).get(key) if key else None

@@ -1,7 +1,15 @@
 """Exports of a project's feedback, ratings and contact messages as CSV or NDJSON, streamed from the
 database in constant memory. The API and the console both answer with `export_response`."""
 
-from app.exports.kinds import CONTACT_MESSAGES, FEEDBACK, RATINGS, ExportKind
+from app.exports.kinds import CHURN, CONTACT_MESSAGES, FEEDBACK, RATINGS, ExportKind
 from app.exports.response import ExportFormat, export_response
 
-__all__ = ["CONTACT_MESSAGES", "FEEDBACK", "RATINGS", "ExportFormat", "ExportKind", "export_response"]
+__all__ = [
+    "CHURN",
+    "CONTACT_MESSAGES",
+    "FEEDBACK",
+    "RATINGS",
+    "ExportFormat",
+    "ExportKind",
+    "export_response",
+]
