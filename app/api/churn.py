@@ -11,7 +11,7 @@ from litestar.response import Stream
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.parameters import Since, Until
-from app.churn.report import churn_conditions, churn_report, churn_window
+from app.churn.report import ChurnReport, churn_conditions, churn_report, churn_window
 from app.churn.rewards import Rewards
 from app.compression import SKIP_COMPRESSION
 from app.db.ids import parse_uuid
@@ -20,8 +20,24 @@ from app.db.read_routing import REPLICA_READS, read_sessions
 from app.dependencies import provide_rewards
 from app.errors import error_responses
 from app.exports import CHURN, ExportFormat, export_response
-from app.schemas.churn import ChurnOut, RewardBody, RewardOut
+from app.schemas.churn import CancellationOut, ChurnOut, ChurnThemeOut, MonthOut, RewardBody, RewardOut
 from app.services.time_bounds import parse_bounds
+from app.timestamps import iso_z
+
+
+def churn_out(report: ChurnReport) -> ChurnOut:
+    return ChurnOut(
+        since=iso_z(report.since),
+        until=iso_z(report.until),
+        cancellations=report.cancellations,
+        by_reason=report.by_reason,
+        by_month=[MonthOut(m.month, m.cancellations, m.change) for m in report.by_month],
+        themes=[
+            ChurnThemeOut(str(t.theme.id), t.theme.label, list(t.theme.keywords), t.cancellations)
+            for t in report.themes
+        ],
+        recent=[CancellationOut.of(item, reward) for item, reward in report.recent],
+    )
 
 
 class ChurnController(Controller):
@@ -42,7 +58,7 @@ class ChurnController(Controller):
         cancellation counts, archived or not. `by_month` lists every month of the window with the change
         from the month before; `themes` groups the comments by meaning (empty while insights are off)."""
         start, end = parse_bounds(since, until)
-        return ChurnOut.of(await churn_report(db_session, project, start, end))
+        return churn_out(await churn_report(db_session, project, start, end))
 
     @get(
         "/churn/export",

@@ -16,8 +16,8 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.churn.billing_items import BILLING_SOURCES, reason_of
 from app.db.models import FeedbackEmbedding, FeedbackItem, FeedbackReward, Project, Theme
+from app.db.models.billing_items import BILLING_SOURCES, reason_of
 from app.errors import InvalidRequest
 from app.timestamps import utc_now
 

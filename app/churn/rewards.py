@@ -17,7 +17,6 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
 
-from app.churn.billing_items import subscription_of
 from app.config import Settings
 from app.db.actor import current_actor
 from app.db.audit_trail import audit
@@ -29,6 +28,7 @@ from app.db.models import (
     Project,
     StripeIntegration,
 )
+from app.db.models.billing_items import subscription_of
 from app.db.secret_box import SecretBox
 from app.errors import Conflict, InvalidRequest, UpstreamError
 from app.integrations.billing_calls import BillingError

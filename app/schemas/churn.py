@@ -6,9 +6,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from app.churn.billing_items import reason_of, subscription_of
-from app.churn.report import ChurnReport
 from app.db.models import FeedbackItem, FeedbackReward
+from app.db.models.billing_items import reason_of, subscription_of
 from app.timestamps import iso_z
 
 
@@ -88,21 +87,6 @@ class ChurnOut(msgspec.Struct):
     """What the comments say, grouped by meaning; empty while insights are off."""
     recent: list[CancellationOut]
     """The newest cancellations of the window, up to 10."""
-
-    @classmethod
-    def of(cls, report: ChurnReport) -> ChurnOut:
-        return cls(
-            since=iso_z(report.since),
-            until=iso_z(report.until),
-            cancellations=report.cancellations,
-            by_reason=report.by_reason,
-            by_month=[MonthOut(m.month, m.cancellations, m.change) for m in report.by_month],
-            themes=[
-                ChurnThemeOut(str(t.theme.id), t.theme.label, list(t.theme.keywords), t.cancellations)
-                for t in report.themes
-            ],
-            recent=[CancellationOut.of(item, reward) for item, reward in report.recent],
-        )
 
 
 class ChurnExportOut(msgspec.Struct):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.db.models import FeedbackItem, FeedbackSource
+from app.db.models.feedback_item import FeedbackItem, FeedbackSource
 
 BILLING_SOURCES = (FeedbackSource.STRIPE.value, FeedbackSource.POLAR.value)
 NO_REASON = "not_given"
