@@ -74,9 +74,7 @@ class Rewards(ProjectScoped):
         reward = await self._claim(item, coupon)
         try:
             if item.source == FeedbackSource.STRIPE:
-                await apply_stripe_coupon(
-                    self.settings, api_key, subscription, coupon, idempotency_key=f"hearken-reward-{item.id}"
-                )
+                await apply_stripe_coupon(self.settings, api_key, subscription, coupon)
             else:
                 await apply_polar_discount(self.settings, api_key, subscription, coupon)
         except BillingError as error:

@@ -1,8 +1,8 @@
 """Applies a coupon to a Stripe subscription, as Stripe's API documents it.
 
 `POST {api}/v1/subscriptions/{id}` form-encoded with `discounts[0][coupon]=<coupon id>` and
-`Authorization: Bearer <restricted key>` (Subscriptions: write); an `Idempotency-Key` makes a retried
-call apply it once. Setting `discounts` replaces the subscription's discounts. Stripe refuses with
+`Authorization: Bearer <restricted key>` (Subscriptions: write). Setting `discounts` replaces the
+subscription's discounts, so a call repeated after a lost answer leaves the same one discount. Stripe refuses with
 `{"error": {"message", "type", "code", "param"}}`, whose message is passed on.
 """
 
@@ -16,16 +16,14 @@ from app.config import Settings
 from app.integrations.billing_calls import BillingError, billing_call
 
 
-async def apply_stripe_coupon(
-    settings: Settings, api_key: str, subscription_id: str, coupon: str, idempotency_key: str
-) -> None:
+async def apply_stripe_coupon(settings: Settings, api_key: str, subscription_id: str, coupon: str) -> None:
     response = await billing_call(
         settings,
         "Stripe",
         "POST",
         f"{settings.stripe_api_url}/v1/subscriptions/{quote(subscription_id, safe='')}",
         data={"discounts[0][coupon]": coupon},
-        headers={"Authorization": f"Bearer {api_key}", "Idempotency-Key": idempotency_key},
+        headers={"Authorization": f"Bearer {api_key}"},
     )
     if response.status_code != 200:
         raise BillingError(f"Stripe answered HTTP {response.status_code}{_message(response.content)}")
