@@ -2,8 +2,8 @@
 
 `POST {api}/v1/subscriptions/{id}` form-encoded with `discounts[0][coupon]=<coupon id>` and
 `Authorization: Bearer <restricted key>` (Subscriptions: write). Setting `discounts` replaces the
-subscription's discounts, so a call repeated after a lost answer leaves the same one discount. Stripe refuses with
-`{"error": {"message", "type", "code", "param"}}`, whose message is passed on.
+subscription's discounts, so a call repeated after a lost answer leaves the same one discount. Stripe
+refuses with `{"error": {"message", "type", "code", "param"}}`, whose message is passed on.
 """
 
 from __future__ import annotations
