@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.di import Provide
 from litestar.response import Stream
@@ -93,4 +94,5 @@ class ChurnController(Controller):
         """Applies the team's coupon (Stripe: a coupon id; Polar: a discount id) to the subscription the
         item's cancellation was about, with the API key saved on the integration. Once per item (409
         after); 502 with the platform's words when it refuses, and nothing is recorded then."""
-        return RewardOut.of(await rewards.thank(parse_uuid(feedback_id, "feedback_id"), data.coupon))
+        coupon = None if data.coupon is msgspec.UNSET else data.coupon
+        return RewardOut.of(await rewards.thank(parse_uuid(feedback_id, "feedback_id"), coupon))

@@ -58,7 +58,7 @@ class Rewards(ProjectScoped):
         )
         return reward
 
-    async def thank(self, feedback_id: UUID, coupon: str) -> FeedbackReward:
+    async def thank(self, feedback_id: UUID, coupon: str | None) -> FeedbackReward:
         """Apply `coupon` to the subscription the item was about; 400 when the item is not from a billing
         platform or the integration holds no API key, 409 when the item was thanked already, 502 with the
         platform's words when it refuses."""
@@ -69,6 +69,8 @@ class Rewards(ProjectScoped):
                 "feedback_id",
                 "a discount thanks a customer who cancelled: this item is not from Stripe or Polar",
             )
+        if coupon is None:
+            raise InvalidRequest("coupon", "required: the coupon (Stripe) or discount id (Polar) to apply")
         coupon = coupon.strip()
         api_key = await self._api_key(item.source, coupon)
         reward = await self._claim(item, coupon)

@@ -12,15 +12,21 @@ from app.timestamps import iso_z
 
 
 class RewardBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    coupon: Annotated[
-        str,
-        msgspec.Meta(
-            min_length=1,
-            max_length=255,
-            description="Stripe: the id of a coupon of the team's Stripe account; Polar: the id of a "
-            "discount of the team's Polar organization.",
-        ),
-    ]
+    """POST /projects/{project_id}/feedback/{feedback_id}/rewards. `coupon` is required: missing is refused
+    (400) once the item is found, so another project's item id is 404 whatever the body."""
+
+    coupon: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=255,
+                description="Stripe: the id of a coupon of the team's Stripe account; Polar: the id of a "
+                "discount of the team's Polar organization.",
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 class RewardOut(msgspec.Struct):

@@ -109,6 +109,10 @@ def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
         "GET /api/v1/projects/{project_id}/feedback/{feedback_id}/similar",
         "GET /api/v1/projects/{project_id}/themes",
         "POST /api/v1/projects/{project_id}/themes/refresh",
+        "GET /api/v1/projects/{project_id}/churn",
+        "GET /api/v1/projects/{project_id}/churn/export",
+        "POST /api/v1/projects/{project_id}/feedback/{feedback_id}/rewards",
+        "PUT /api/v1/projects/{project_id}/integrations/polar",
     } <= found
 
 
@@ -266,10 +270,11 @@ PUBLIC_ROUTES = {
     "POST /api/v1/feedback/submit",
     "POST /api/v1/contact/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
+    "POST /api/v1/integrations/polar/{integration_id}",
     "POST /api/v1/integrations/{tracker}/{integration_id}",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints (project key,
-origins, rate limits) and the Stripe and issue tracker webhook receivers (a signature authenticates a
+origins, rate limits) and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a
 delivery)."""
 
 
@@ -288,6 +293,8 @@ async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncT
     assert public == PUBLIC_ROUTES
     stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
     assert stripe.status_code == 404  # an unknown receiver, not a missing token
+    polar = await client.post(f"/api/v1/integrations/polar/{uuid4()}", content=b"{}")
+    assert polar.status_code == 404
     for tracker in TRACKERS:
         receiver = await client.post(f"/api/v1/integrations/{tracker}/{uuid4()}", content=b"{}")
         assert receiver.status_code == 404, tracker

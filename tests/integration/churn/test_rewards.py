@@ -233,6 +233,12 @@ async def test_bad_requests_are_4xx_naming_the_field(
         response = await thank(client, tenant, stripe_one, coupon)
         assert response.status_code == 400, coupon
         assert field in response.json()["details"], response.json()
+    no_coupon = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/feedback/{stripe_one['id']}/rewards",
+        json={},
+        headers=tenant.headers,
+    )
+    assert no_coupon.status_code == 400 and "coupon" in no_coupon.json()["details"]
     polar_one = await polar_item(client, tenant)
     assert "coupon" in (await thank(client, tenant, polar_one, "THANKS20")).json()["details"]
     read = await thank(client, tenant, stripe_one, "THANKS20", headers=tenant.read_headers)
