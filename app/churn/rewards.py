@@ -69,7 +69,7 @@ class Rewards(ProjectScoped):
                 "feedback_id",
                 "a discount thanks a customer who cancelled: this item is not from Stripe or Polar",
             )
-        if coupon is None:
+        if coupon is None or not coupon.strip():
             raise InvalidRequest("coupon", "required: the coupon (Stripe) or discount id (Polar) to apply")
         coupon = coupon.strip()
         api_key = await self._api_key(item.source, coupon)
@@ -80,6 +80,8 @@ class Rewards(ProjectScoped):
             else:
                 await apply_polar_discount(self.settings, api_key, subscription, coupon)
         except BillingError as error:
+            await self.session.delete(reward)  # gone for what this request still shows, not only at rollback
+            await self.session.flush()
             raise UpstreamError(error.words) from None
         details = {"provider": item.source, "coupon": coupon, "feedback_id": str(item.id)}
         audit(self.session, self.project.org_id, "feedback.rewarded", "feedback", item.id, details)
