@@ -75,3 +75,34 @@ async def test_bad_months_are_400(console: Console, owner: User, tenant: Tenant)
     await console.login(owner.email)
     response = await console.get(f"/projects/{tenant.project_id}/churn?months=7")
     assert response.status_code == 400
+
+
+async def test_polar_and_the_api_keys_are_saved_on_the_integrations_tab(
+    console: Console, owner: User, tenant: Tenant
+) -> None:
+    await console.login(owner.email)
+    base = f"/projects/{tenant.project_id}/integrations"
+    bad = await console.post(base + "/polar", {"polar_webhook_secret": "has spaces in it"})
+    assert bad.status_code == 400 and 'id="e-polar_webhook_secret"' in bad.text
+    short_key = await console.post(
+        base + "/polar", {"polar_webhook_secret": "polar_whs_console0123", "polar_api_key": "short"}
+    )
+    assert short_key.status_code == 400 and 'id="e-polar_api_key"' in short_key.text
+    saved = await console.post(
+        base + "/polar",
+        {"polar_webhook_secret": "polar_whs_console0123", "polar_api_key": "polar_oat_console0123"},
+    )
+    assert saved.status_code == 200 and 'id="polar-webhook-url"' in saved.text
+    assert "polar_whs_console0123" not in saved.text and "polar_oat_console0123" not in saved.text
+    stripe_saved = await console.post(
+        base + "/stripe",
+        {"signing_secret": "whsec_console0123456789", "stripe_api_key": "rk_test_console0123"},
+    )
+    assert stripe_saved.status_code == 200 and "rk_test_console0123" not in stripe_saved.text
+    for name in ("stripe", "polar"):
+        api = await console.client.get(
+            f"/api/v1/projects/{tenant.project_id}/integrations/{name}", headers=tenant.headers
+        )
+        assert api.json()["api_key_saved"] is True, name
+    removed = await console.post(base + "/polar/remove")
+    assert 'id="polar-webhook-url"' not in removed.text
