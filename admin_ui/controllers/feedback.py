@@ -432,7 +432,7 @@ class FeedbackController(Controller):
             item,
             insights=insights,
             members=members,
-            reward_applied="The discount is applied. Thank you sent.",
+            reward_applied="The discount is applied to their subscription.",
         )
 
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)

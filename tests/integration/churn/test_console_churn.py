@@ -49,7 +49,7 @@ async def test_the_churn_tab_shows_cancellations_and_a_customer_is_thanked_once(
     assert page.status_code == 200
     assert 'aria-current="page">Churn<' in page.text
     assert 'id="churn-total">2<' in page.text
-    assert "too expensive" in page.text and "missing features" in page.text
+    assert "Too expensive" in page.text and "Missing features" in page.text
     assert "Pricey" in page.text and "No SSO" in page.text
     assert f"/projects/{tenant.project_id}/churn/export?months=12&amp;format=csv" in page.text
     export = await console.get(f"/projects/{tenant.project_id}/churn/export?months=3&format=csv")
