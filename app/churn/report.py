@@ -66,7 +66,7 @@ def churn_window(since: datetime | None, until: datetime | None) -> tuple[dateti
     """[since, until): by default the current month and the eleven before it."""
     end = until or utc_now()
     if since is None:
-        months = end.year * 12 + end.month - 1 - (DEFAULT_MONTHS - 1)
+        months = max(end.year * 12 + end.month - 1 - (DEFAULT_MONTHS - 1), 12)  # not before year 1
         since = datetime(months // 12, months % 12 + 1, 1, tzinfo=UTC)
     if len(_months(since, end)) > MAX_MONTHS:
         raise InvalidRequest("since", f"the window may span at most {MAX_MONTHS} months")

@@ -117,6 +117,14 @@ async def test_bad_windows_are_400_naming_the_field(client: AsyncTestClient, ten
             assert field in response.json()["details"], (query, response.json())
 
 
+async def test_windows_at_the_edges_of_the_calendar_are_answered(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    for query in ("until=0001-03-01", "since=9999-12-01", "since=0001-01-01&until=0001-02-01"):
+        response = await client.get(churn_url(tenant) + "?" + query, headers=tenant.headers)
+        assert response.status_code == 200, (query, response.text)
+
+
 async def test_an_empty_project_has_twelve_empty_months(client: AsyncTestClient, tenant: Tenant) -> None:
     report = (await client.get(churn_url(tenant), headers=tenant.headers)).json()
     assert report["cancellations"] == 0 and report["recent"] == [] and report["themes"] == []
