@@ -90,7 +90,7 @@ class ChurnController(Controller):
         summary="Thank the customer who cancelled with a discount on their subscription",
         responses=error_responses(400, 401, 403, 404, 409, 413, 415, 502),
     )
-    async def thank_with_discount(self, feedback_id: str, data: RewardBody, rewards: Rewards) -> RewardOut:
+    async def create_reward(self, feedback_id: str, data: RewardBody, rewards: Rewards) -> RewardOut:
         """Applies the team's coupon (Stripe: a coupon id; Polar: a discount id) to the subscription the
         item's cancellation was about, with the API key saved on the integration. Once per item (409
         after); 502 with the platform's words when it refuses, and nothing is recorded then."""

@@ -62,12 +62,15 @@ RULES_ACROSS_VALUES = (
     *("createWebhook", "patchWebhook", "patchProject", "patchFeedback", "listFeedback"),
     *("getHelpfulStats", "getTypedStats", "getSeries", "exportRatings", "listThemes"),
     *("submitFeedback", "enableTracker"),
+    *("getChurn", "exportChurn", "createReward"),
 )
 """Operations with a rule no schema can state, answered 400 to a request that breaks it: an `until`
 earlier than `since`, a project id in `project_ids` that is not one of the organization's projects, an
 allowed origin that is not a valid origin (the rules of host names and public suffixes), an assignee that
 is not a member of the organization, a file that is not a whole PNG, JPEG or WebP image, a tracker's
-settings sent to another tracker's path (the body is one of the trackers' bodies: the path says which)."""
+settings sent to another tracker's path (the body is one of the trackers' bodies: the path says which), a
+churn window longer than 120 months, a discount for an item that is not a cancellation from Stripe or
+Polar."""
 
 
 _ISSUE_NUMBERS = count(1)
