@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -285,3 +286,14 @@ async def test_a_subscribed_webhook_receives_feedback_rewarded(
     assert delivery.event_type == "feedback.rewarded"
     assert body["data"]["id"] == item["id"]
     assert (body["reward"]["provider"], body["reward"]["coupon"]) == ("Stripe", "THANKS20")
+
+
+async def test_two_thanks_at_once_apply_one_discount(
+    client: AsyncTestClient, tenant: Tenant, fakes: Fakes
+) -> None:
+    item = await stripe_item(client, tenant)
+    answers = await asyncio.gather(
+        thank(client, tenant, item, "THANKS20"), thank(client, tenant, item, "THANKS20")
+    )
+    assert sorted(answer.status_code for answer in answers) == [201, 409]
+    assert fakes.stripe.discounts == {"sub_active": ["THANKS20"]} and len(fakes.stripe.requests) == 1
