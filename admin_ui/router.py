@@ -17,6 +17,7 @@ from admin_ui.console_user import ConsoleAuthentication
 from admin_ui.controllers.account import AccountController
 from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
+from admin_ui.controllers.churn import ChurnController
 from admin_ui.controllers.connect import ConnectController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.exports import ExportsController
@@ -92,6 +93,7 @@ def console_router(settings: Settings) -> Router:
             ThemesController,
             RatingsController,
             SurveysController,
+            ChurnController,
             SpamController,
             ContactController,
             ExportsController,

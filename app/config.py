@@ -88,6 +88,10 @@ class Settings:
     mintlify_sync_seconds: int = 3600
     github_api_url: str = "https://api.github.com"
     linear_api_url: str = "https://api.linear.app"
+    stripe_api_url: str = "https://api.stripe.com"
+    """Where thank-you discounts are applied to Stripe subscriptions."""
+    polar_api_url: str = "https://api.polar.sh"
+    """Where thank-you discounts are applied to Polar subscriptions."""
     periodic_jobs: bool = True
     """Run retention, digests and imports beside the requests (HEARKEN_PERIODIC_JOBS=off: this process
     only serves; the outbox dispatcher runs regardless)."""
@@ -203,6 +207,8 @@ class Settings:
             mintlify_api_url=env.get("HEARKEN_MINTLIFY_API_URL", "https://api.mintlify.com").rstrip("/"),
             github_api_url=env.get("HEARKEN_GITHUB_API_URL", "https://api.github.com").rstrip("/"),
             linear_api_url=env.get("HEARKEN_LINEAR_API_URL", "https://api.linear.app").rstrip("/"),
+            stripe_api_url=env.get("HEARKEN_STRIPE_API_URL", "https://api.stripe.com").rstrip("/"),
+            polar_api_url=env.get("HEARKEN_POLAR_API_URL", "https://api.polar.sh").rstrip("/"),
             mintlify_sync_seconds=_positive(
                 env.get("HEARKEN_MINTLIFY_SYNC_SECONDS", "3600"), "HEARKEN_MINTLIFY_SYNC_SECONDS"
             ),

@@ -27,6 +27,7 @@ from app.operations.json_logs import configure_logging
 from app.periodic import periodic_jobs
 from app.probes import operations_router
 from app.public import public_router
+from app.public.polar_receiver import polar_receiver_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.public.tracker_receiver import tracker_receiver_router
 from app.request_checks import allow_every_method, check_request_body
@@ -49,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             api_router,
             public_router,
             stripe_receiver_router,
+            polar_receiver_router,
             tracker_receiver_router,
             scim_router,
             *console_routes(settings),

@@ -33,6 +33,7 @@ def serve_json(answer: Answer, tls: ssl.SSLContext | None = None) -> Iterator[st
 
         do_GET = _serve
         do_POST = _serve
+        do_PATCH = _serve
 
         def log_message(self, *_: Any) -> None:
             pass

@@ -16,8 +16,10 @@ from litestar.plugins.htmx import HTMXRequest
 from admin_ui.forms import Form
 from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
+from app.churn.rewards import Rewards
 from app.config import Settings
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.models.billing_items import subscription_of
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import build, provide
 from app.errors import ApiError, InvalidRequest, Unavailable, msgspec_violation
@@ -36,6 +38,13 @@ from tenants.permissions import needs
 from tenants.scope import Access
 
 TRIAGE = needs(Access.WRITE)
+
+
+@dataclass
+class RewardForm:
+    coupon: str = ""
+
+
 ADMIN = needs(Access.ADMIN)
 FILTERS = ("status", "type", "source", "path", "search", "meaning", "theme", "archived")
 STATUSES = [s.value for s in FeedbackStatus]
@@ -264,6 +273,8 @@ class FeedbackController(Controller):
             duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
             attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
             linked_issues=linked,
+            can_reward=subscription_of(item) is not None,
+            reward=await rewards_of(request, feedback_items).of(item),
             notify_confirmed=await _notify_confirmed(feedback_items, item),
             can_file=[
                 tracker
@@ -384,6 +395,44 @@ class FeedbackController(Controller):
             issue_filed=f"The {chosen.label} issue is filed.",
         )
 
+    @post("/{feedback_id:uuid}/rewards", opt=TRIAGE)
+    async def thank_with_discount(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
+        data: Form[RewardForm],
+    ) -> Any:
+        """ "Thank with a discount": applies the coupon through Stripe or Polar; the refusal is shown in
+        words (and nothing is recorded)."""
+        item = await feedback_items.get(feedback_id)
+        try:
+            await rewards_of(request, feedback_items).thank(item.id, data.coupon)
+        except ApiError as exc:
+            return await self._detail(
+                request,
+                project,
+                feedback_items,
+                item,
+                insights=insights,
+                members=members,
+                status_code=exc.status_code,
+                reward_error=exc.details.removeprefix("coupon: "),
+                coupon=data.coupon,
+            )
+        return await self._detail(
+            request,
+            project,
+            feedback_items,
+            item,
+            insights=insights,
+            members=members,
+            reward_applied="The discount is applied to their subscription.",
+        )
+
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)
     async def row_status(
         self,
@@ -456,6 +505,12 @@ class FeedbackController(Controller):
     ) -> Any:
         await feedback_items.purge(await feedback_items.get(feedback_id))
         return go_to(request, feedback_url(project))
+
+
+def rewards_of(request: HTMXRequest, feedback_items: FeedbackItems) -> Rewards:
+    """Thank-you discounts of the project, in the same session and scope."""
+    settings: Settings = request.app.state.settings
+    return build(Rewards, feedback_items.session, feedback_items.scope, feedback_items.project, settings)
 
 
 def trackers_of(request: HTMXRequest, feedback_items: FeedbackItems) -> TrackerIntegrations:

@@ -1,4 +1,5 @@
-"""Integrations: a project's Stripe webhook (the URL to paste into Stripe), its Mintlify import
+"""Integrations: a project's Stripe and Polar webhooks (the URL to paste into each, and the optional API
+key that thank-you discounts use), its Mintlify import
 ("Sync now", the last sync and its error in words) and its issue trackers, one section for each of GitHub,
 Linear and Jira (the webhook URL, and its secret once, when saved). Credentials are written here and
 never shown again.
@@ -20,20 +21,33 @@ from admin_ui.forms import Form
 from admin_ui.rendering import render
 from app.config import Settings
 from app.db.models import Project
-from app.dependencies import provide
+from app.dependencies import build, provide
 from app.errors import InvalidRequest, UpstreamError, missing_field, msgspec_violation
-from app.integrations import tracker_integrations
+from app.integrations import polar_integrations, tracker_integrations
 from app.integrations.mintlify_api import MintlifyError
 from app.integrations.mintlify_integrations import MintlifyIntegrations, import_mintlify_feedback
+from app.integrations.polar_integrations import PolarIntegrations
 from app.integrations.stripe_integrations import StripeIntegrations, webhook_url
 from app.integrations.tracker_integrations import TrackerIntegrations
 from app.integrations.trackers import TRACKERS, tracker_named
-from app.schemas.integrations import MintlifyIntegrationBody, StripeIntegrationBody
+from app.schemas.integrations import MintlifyIntegrationBody, PolarIntegrationBody, StripeIntegrationBody
 
 
 @dataclass
 class StripeForm:
     signing_secret: str = ""
+    stripe_api_key: str = ""
+
+
+@dataclass
+class PolarForm:
+    polar_webhook_secret: str = ""
+    polar_api_key: str = ""
+
+
+def polar_of(stripe: StripeIntegrations) -> PolarIntegrations:
+    """The project's Polar integration, in the same session, scope and secret box as its Stripe one."""
+    return build(PolarIntegrations, stripe.session, stripe.scope, stripe.project, stripe.settings)
 
 
 @dataclass
@@ -84,6 +98,7 @@ class IntegrationsController(Controller):
     ) -> Any:
         settings: Settings = request.app.state.settings
         stripe_integration = await stripe.find()
+        polar_integration = await polar_of(stripe).find()
         saved_trackers = await trackers.all()
         return render(
             request,
@@ -94,6 +109,11 @@ class IntegrationsController(Controller):
             stripe_url=None
             if stripe_integration is None
             else webhook_url(settings.base_url, stripe_integration),
+            stripe_integration=stripe_integration,
+            polar_integration=polar_integration,
+            polar_url=None
+            if polar_integration is None
+            else polar_integrations.webhook_url(settings.base_url, polar_integration),
             mintlify_integration=await mintlify.find(),
             trackers=[
                 (
@@ -132,16 +152,18 @@ class IntegrationsController(Controller):
         trackers: TrackerIntegrations,
         data: Form[StripeForm],
     ) -> Any:
-        secret = data.signing_secret.strip()
+        secret, api_key = data.signing_secret.strip(), data.stripe_api_key.strip() or None
+        values = {"signing_secret": secret} | ({"api_key": api_key} if api_key else {})
         errors = body_errors(
-            {"signing_secret": secret}, StripeIntegrationBody, {"signing_secret": "signing_secret"}
+            values, StripeIntegrationBody, {"signing_secret": "signing_secret", "stripe_api_key": "api_key"}
         )
-        if errors:
+        if errors.get("signing_secret"):
             errors["signing_secret"] = "Paste the signing secret from Stripe: it begins with whsec_"
+        if errors:
             return await self._page(
                 request, project, stripe, mintlify, trackers, status_code=400, errors=errors
             )
-        await stripe.enable(secret)
+        await stripe.enable(secret, api_key)
         return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is connected.")
 
     @post("/stripe/remove")
@@ -155,6 +177,39 @@ class IntegrationsController(Controller):
     ) -> Any:
         await stripe.remove()
         return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is removed.")
+
+    @post("/polar")
+    async def save_polar(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
+        data: Form[PolarForm],
+    ) -> Any:
+        secret, api_key = data.polar_webhook_secret.strip(), data.polar_api_key.strip() or None
+        values = {"webhook_secret": secret} | ({"api_key": api_key} if api_key else {})
+        labels = {"polar_webhook_secret": "webhook_secret", "polar_api_key": "api_key"}
+        errors = body_errors(values, PolarIntegrationBody, labels)
+        if errors:
+            return await self._page(
+                request, project, stripe, mintlify, trackers, status_code=400, errors=errors
+            )
+        await polar_of(stripe).enable(secret, api_key)
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Polar is connected.")
+
+    @post("/polar/remove")
+    async def remove_polar(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        stripe: StripeIntegrations,
+        mintlify: MintlifyIntegrations,
+        trackers: TrackerIntegrations,
+    ) -> Any:
+        await polar_of(stripe).remove()
+        return await self._page(request, project, stripe, mintlify, trackers, saved="Polar is removed.")
 
     @post("/mintlify")
     async def save_mintlify(

@@ -6,11 +6,13 @@ from litestar import Router
 from litestar.di import Provide
 
 from app.api.audit_log import audit_log
+from app.api.churn import ChurnController
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import (
     MintlifyIntegrationController,
+    PolarIntegrationController,
     StripeIntegrationController,
     TrackerIntegrationController,
 )
@@ -40,8 +42,10 @@ api_router = Router(
         SurveyController,
         lifecycle_event,
         ThemeController,
+        ChurnController,
         WebhookController,
         StripeIntegrationController,
+        PolarIntegrationController,
         MintlifyIntegrationController,
         TrackerIntegrationController,
         IssueController,

@@ -1,5 +1,5 @@
-"""A project's integrations: Stripe cancellation feedback, Mintlify page feedback, and issues in GitHub,
-Linear or Jira Cloud (one set of routes for every tracker).
+"""A project's integrations: Stripe and Polar cancellation feedback, Mintlify page feedback, and issues in
+GitHub, Linear or Jira Cloud (one set of routes for every tracker).
 Credentials are accepted, stored encrypted and never returned (a tracker webhook's secret is shown once,
 in the answer to saving it)."""
 
@@ -11,22 +11,24 @@ from litestar import Controller, Request, delete, get, post, put
 
 from app.dependencies import provide, request_settings
 from app.errors import UpstreamError, error_responses
-from app.integrations import stripe_integrations
+from app.integrations import polar_integrations, stripe_integrations
 from app.integrations.mintlify_api import MintlifyError
 from app.integrations.mintlify_integrations import (
     SYNC_SECONDS,
     MintlifyIntegrations,
     import_mintlify_feedback,
 )
+from app.integrations.polar_integrations import PolarIntegrations
 from app.integrations.stripe_integrations import StripeIntegrations
 from app.integrations.tracker_integrations import TrackerIntegrations, webhook_url
 from app.integrations.trackers import TRACKERS
 from app.schemas.integrations import (
+    BillingIntegrationOut,
     MintlifyIntegrationBody,
     MintlifyIntegrationOut,
     MintlifySyncOut,
+    PolarIntegrationBody,
     StripeIntegrationBody,
-    StripeIntegrationOut,
     TrackerIntegrationOut,
     TrackerName,
 )
@@ -44,10 +46,10 @@ class StripeIntegrationController(Controller):
     )
     async def enable_stripe(
         self, request: Request[Any, Any, Any], data: StripeIntegrationBody, stripe: StripeIntegrations
-    ) -> StripeIntegrationOut:
+    ) -> BillingIntegrationOut:
         """Stores the secret encrypted; enabling again keeps the webhook URL to give Stripe."""
-        integration = await stripe.enable(data.signing_secret)
-        return StripeIntegrationOut.of(
+        integration = await stripe.enable(data.signing_secret, data.api_key)
+        return BillingIntegrationOut.of(
             integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
         )
 
@@ -58,10 +60,10 @@ class StripeIntegrationController(Controller):
     )
     async def get_stripe(
         self, request: Request[Any, Any, Any], stripe: StripeIntegrations
-    ) -> StripeIntegrationOut:
+    ) -> BillingIntegrationOut:
         """Not found while the project has no Stripe integration."""
         integration = await stripe.get()
-        return StripeIntegrationOut.of(
+        return BillingIntegrationOut.of(
             integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
         )
 
@@ -73,6 +75,50 @@ class StripeIntegrationController(Controller):
     async def remove_stripe(self, stripe: StripeIntegrations) -> None:
         """Its webhook URL then answers 404; imported items stay."""
         await stripe.remove()
+
+
+class PolarIntegrationController(Controller):
+    path = "/projects/{project_id:str}/integrations/polar"
+    tags = ["Integrations"]
+    dependencies = {"polar": provide(PolarIntegrations)}
+
+    @put(
+        "/",
+        summary="Enable Polar cancellation feedback with the secret Polar shows for the endpoint",
+        responses=error_responses(400, 401, 403, 404, 413, 415),
+    )
+    async def enable_polar(
+        self, request: Request[Any, Any, Any], data: PolarIntegrationBody, polar: PolarIntegrations
+    ) -> BillingIntegrationOut:
+        """Stores the secret (and the optional API key) encrypted; enabling again keeps the webhook URL to
+        give Polar."""
+        integration = await polar.enable(data.webhook_secret, data.api_key)
+        return BillingIntegrationOut.of(
+            integration, polar_integrations.webhook_url(request_settings(request).base_url, integration)
+        )
+
+    @get(
+        "/",
+        summary="The Polar integration, without its secrets",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def get_polar(
+        self, request: Request[Any, Any, Any], polar: PolarIntegrations
+    ) -> BillingIntegrationOut:
+        """Not found while the project has no Polar integration."""
+        integration = await polar.get()
+        return BillingIntegrationOut.of(
+            integration, polar_integrations.webhook_url(request_settings(request).base_url, integration)
+        )
+
+    @delete(
+        "/",
+        summary="Remove the Polar integration (its URL then answers 404)",
+        responses=error_responses(400, 401, 403, 404),
+    )
+    async def remove_polar(self, polar: PolarIntegrations) -> None:
+        """Its webhook URL then answers 404; imported items stay."""
+        await polar.remove()
 
 
 class MintlifyIntegrationController(Controller):

@@ -32,6 +32,7 @@ from app.db.models import (
     Invitation,
     Membership,
     MintlifyIntegration,
+    PolarIntegration,
     Project,
     ScimToken,
     ScimUser,
@@ -139,7 +140,11 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
         _own_org,
     ),
     StripeIntegration: (
-        Audited("integration", ("project_id",), ("sealed_signing_secret",)),
+        Audited("integration", ("project_id",), ("sealed_signing_secret", "sealed_api_key")),
+        _project_org,
+    ),
+    PolarIntegration: (
+        Audited("integration", ("project_id",), ("sealed_webhook_secret", "sealed_api_key")),
         _project_org,
     ),
     MintlifyIntegration: (
@@ -152,7 +157,7 @@ AUDITED: dict[type, tuple[Audited, Callable[[Session, Any], UUID | None]]] = {
     ),
     Survey: (Audited("survey", ("project_id", "name", "status")), _project_org),
 }
-KINDS = {StripeIntegration: "stripe", MintlifyIntegration: "mintlify"}
+KINDS = {StripeIntegration: "stripe", PolarIntegration: "polar", MintlifyIntegration: "mintlify"}
 """The `kind` of an integration's entries; a tracker integration's is its tracker ("github", "jira")."""
 
 

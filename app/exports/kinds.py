@@ -11,7 +11,8 @@ import msgspec
 from sqlalchemy import Select, inspect, select
 from sqlalchemy.orm import DeclarativeBase
 
-from app.db.models import ContactMessage, FeedbackItem, Rating, SurveyResponse, User
+from app.db.models import ContactMessage, FeedbackItem, FeedbackReward, Rating, SurveyResponse, User
+from app.schemas.churn import ChurnExportOut
 from app.schemas.contact_message import ContactMessageOut
 from app.schemas.feedback import FeedbackExportOut
 from app.schemas.rating import TypedRatingOut
@@ -74,6 +75,15 @@ FEEDBACK = ExportKind(
         User, User.id == FeedbackItem.assignee_id
     ),
     attached=True,
+)
+CHURN = ExportKind(
+    "churn",
+    FeedbackItem,
+    ChurnExportOut.of,
+    _struct_fields(ChurnExportOut),
+    joined=lambda query: query.add_columns(
+        FeedbackReward.coupon.label("reward_coupon"), FeedbackReward.created_at.label("rewarded_at")
+    ).outerjoin(FeedbackReward, FeedbackReward.feedback_id == FeedbackItem.id),
 )
 CONTACT_MESSAGES = ExportKind(
     "contact-messages", ContactMessage, ContactMessageOut.of, _struct_fields(ContactMessageOut)

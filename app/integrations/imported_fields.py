@@ -47,3 +47,11 @@ def metadata_of(values: dict[str, Any]) -> dict[str, str | int | float | bool] |
         elif isinstance(value, bool | int | float):
             kept[key] = value
     return kept or None
+
+
+def reason_sentence(reason: str | None) -> str | None:
+    """A cancellation's reason code as the message of an item without a comment: `too_expensive` →
+    "Cancelled: too expensive" (Stripe and Polar share the codes)."""
+    if not reason or not reason.strip():
+        return None
+    return message_text(f"Cancelled: {reason.strip().replace('_', ' ')}")

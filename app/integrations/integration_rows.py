@@ -1,4 +1,4 @@
-"""The one integration row of a kind that a project may have (Stripe, Mintlify): found,
+"""The one integration row of a kind that a project may have (Stripe, Polar, Mintlify): found,
 required or removed the same way, within the project the request's scope allows."""
 
 from __future__ import annotations
@@ -8,23 +8,25 @@ from typing import ClassVar, Generic, TypeVar
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import MintlifyIntegration, Project, StripeIntegration
-from app.db.secret_box import SecretBox
+from app.config import Settings
+from app.db.models import MintlifyIntegration, PolarIntegration, Project, StripeIntegration
+from app.db.secret_box import secret_box
 from app.errors import NotFound
 from app.services.projects import ProjectScoped
 from tenants.scope import OrgScope
 
-Row = TypeVar("Row", StripeIntegration, MintlifyIntegration)
+Row = TypeVar("Row", StripeIntegration, MintlifyIntegration, PolarIntegration)
 
 
 class IntegrationRows(ProjectScoped, Generic[Row]):
-    model: ClassVar[type[StripeIntegration] | type[MintlifyIntegration]]
+    model: ClassVar[type[StripeIntegration] | type[MintlifyIntegration] | type[PolarIntegration]]
     name: ClassVar[str]
     """As the 404 names it: "this project has no <name> integration"."""
 
-    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, box: SecretBox) -> None:
+    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, settings: Settings) -> None:
         super().__init__(session, scope, project)
-        self.box = box
+        self.box = secret_box(settings.secret_key)
+        self.settings = settings
 
     async def find(self) -> Row | None:
         found: Row | None = await self.session.scalar(

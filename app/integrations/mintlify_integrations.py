@@ -31,7 +31,7 @@ from app.integrations.mintlify_items import page_feedback
 from app.outgoing_tls import tls_context
 from app.services.feedback_items import FeedbackItems
 from app.timestamps import utc_now
-from tenants.scope import OrgScope, operator_scope
+from tenants.scope import operator_scope
 
 logger = logging.getLogger("hearken.imports")
 
@@ -49,10 +49,6 @@ class MintlifyIntegrations(IntegrationRows[MintlifyIntegration]):
 
     model = MintlifyIntegration
     name = "Mintlify"
-
-    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, settings: Settings) -> None:
-        super().__init__(session, scope, project, secret_box(settings.secret_key))
-        self.settings = settings
 
     async def enable(self, mintlify_project_id: str, api_key: str) -> MintlifyIntegration:
         """Store the settings; another Mintlify project starts again from its beginning. The first

@@ -12,7 +12,13 @@ from typing import Any
 
 import msgspec
 
-from app.integrations.imported_fields import external_id, message_text, metadata_of, submitter
+from app.integrations.imported_fields import (
+    external_id,
+    message_text,
+    metadata_of,
+    reason_sentence,
+    submitter,
+)
 
 DELETED = "customer.subscription.deleted"
 UPDATED = "customer.subscription.updated"
@@ -41,7 +47,7 @@ def cancellation_feedback(body: bytes) -> CancellationFeedback | None:
         return None
     details = _object(subscription.get("cancellation_details"))
     feedback = details.get("feedback") if isinstance(details.get("feedback"), str) else None
-    message = message_text(details.get("comment")) or _reason_sentence(feedback)
+    message = message_text(details.get("comment")) or reason_sentence(feedback)
     if message is None:
         return None
     customer = _customer_id(subscription.get("customer"))
@@ -59,13 +65,6 @@ def cancellation_feedback(body: bytes) -> CancellationFeedback | None:
             }
         ),
     )
-
-
-def _reason_sentence(feedback: str | None) -> str | None:
-    """`too_expensive` → "Cancelled: too expensive"."""
-    if not feedback or not feedback.strip():
-        return None
-    return message_text(f"Cancelled: {feedback.strip().replace('_', ' ')}")
 
 
 def _customer_id(customer: object) -> str | None:

@@ -10,16 +10,15 @@ from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import Settings
 from app.db.models import FeedbackSource, Project, StripeIntegration
-from app.db.secret_box import SecretBox, secret_box
+from app.db.secret_box import SecretBox
 from app.errors import InvalidSignature, NotFound
 from app.integrations.claims import claim
 from app.integrations.integration_rows import IntegrationRows
 from app.integrations.stripe_events import cancellation_feedback
 from app.integrations.stripe_signature import verify_stripe_signature
 from app.services.feedback_items import FeedbackItems
-from tenants.scope import OrgScope, operator_scope
+from tenants.scope import operator_scope
 
 RECEIVER_PATH = "/api/v1/integrations/stripe/{integration_id}"
 IMPORTER = "Stripe import"
@@ -37,16 +36,16 @@ class StripeIntegrations(IntegrationRows[StripeIntegration]):
     model = StripeIntegration
     name = "Stripe"
 
-    def __init__(self, session: AsyncSession, scope: OrgScope, project: Project, settings: Settings) -> None:
-        super().__init__(session, scope, project, secret_box(settings.secret_key))
-
-    async def enable(self, signing_secret: str) -> StripeIntegration:
-        """Store the secret; an existing integration keeps its id, so the URL in Stripe stays valid."""
+    async def enable(self, signing_secret: str, api_key: str | None = None) -> StripeIntegration:
+        """Store the secret (and the restricted key, when given: saving without one keeps the saved
+        key); an existing integration keeps its id, so the URL in Stripe stays valid."""
         integration = await self.find()
         if integration is None:
             integration = StripeIntegration(project_id=self.project.id, sealed_signing_secret="")
             self.session.add(integration)
         integration.sealed_signing_secret = self.box.seal(signing_secret)
+        if api_key is not None:
+            integration.sealed_api_key = self.box.seal(api_key)
         await self.session.flush()
         return integration
 

@@ -27,7 +27,15 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     "TypedRatingBody": {"rating": {"type": "star", "value": 4, "max_stars": 5}, "context": CONTEXT},
     "WebhookCreateBody": {"url": "https://hooks.example.com/hearken", "events": ["feedback.created"]},
     "WebhookPatchBody": {"enabled": False},
-    "StripeIntegrationBody": {"signing_secret": "whsec_5f0c1b2a9d8e7f6a5b4c3d2e1f0a9b8c"},
+    "StripeIntegrationBody": {
+        "signing_secret": "whsec_5f0c1b2a9d8e7f6a5b4c3d2e1f0a9b8c",
+        "api_key": "rk_live_51Hx2d9QeXample0RestrictedKey",
+    },
+    "PolarIntegrationBody": {
+        "webhook_secret": "polar_whs_8Yq2m4V7c1Lr9TzWbN3kP6sD0fHjG5xA",
+        "api_key": "polar_oat_3nF8qL2vX9cT7mB1kW4zR6yP0sD5hJ",
+    },
+    "RewardBody": {"coupon": "THANKS20"},
     "MintlifyIntegrationBody": {"project_id": "acme-docs", "api_key": "mint_3f9a0c7e1b5d"},
     "GithubIntegrationBody": {"repository": "acme/widgets", "token": "github_pat_11AAAAAA0example"},
     "LinearIntegrationBody": {

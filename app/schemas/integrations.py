@@ -8,7 +8,13 @@ from typing import Annotated
 
 import msgspec
 
-from app.db.models import MintlifyIntegration, StripeIntegration, TrackerIntegration, TrackerKind
+from app.db.models import (
+    MintlifyIntegration,
+    PolarIntegration,
+    StripeIntegration,
+    TrackerIntegration,
+    TrackerKind,
+)
 from app.db.models.field_rules import literal_of
 from app.timestamps import iso_z
 
@@ -21,6 +27,26 @@ SigningSecret = Annotated[
         pattern=r"^whsec_[A-Za-z0-9+/=_-]+$",
         max_length=255,
         description="The endpoint's signing secret from Stripe's dashboard: whsec_ followed by its key.",
+    ),
+]
+PolarWebhookSecret = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[\x21-\x7e]+$",
+        min_length=8,
+        max_length=255,
+        description="The secret Polar shows for the webhook endpoint, exactly as shown.",
+    ),
+]
+BillingApiKey = Annotated[
+    str,
+    msgspec.Meta(
+        pattern=r"^[\x21-\x7e]+$",
+        min_length=8,
+        max_length=500,
+        description="A restricted key that may update subscriptions, for thank-you discounts (Stripe: a "
+        "restricted key with Subscriptions write; Polar: an organization access token with "
+        "subscriptions:write). Saving without it keeps the saved key.",
     ),
 ]
 MintlifyProjectId = Annotated[
@@ -115,16 +141,30 @@ JiraApiToken = Annotated[
 
 class StripeIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     signing_secret: SigningSecret
+    api_key: BillingApiKey | None = None
 
 
-class StripeIntegrationOut(msgspec.Struct):
+class PolarIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    webhook_secret: PolarWebhookSecret
+    api_key: BillingApiKey | None = None
+
+
+class BillingIntegrationOut(msgspec.Struct):
+    """Stripe's or Polar's integration; `api_key_saved`: thank-you discounts can be applied."""
+
     enabled: bool
     webhook_url: str
     created_at: str
+    api_key_saved: bool
 
     @classmethod
-    def of(cls, integration: StripeIntegration, webhook_url: str) -> StripeIntegrationOut:
-        return cls(enabled=True, webhook_url=webhook_url, created_at=iso_z(integration.created_at))
+    def of(cls, integration: StripeIntegration | PolarIntegration, webhook_url: str) -> BillingIntegrationOut:
+        return cls(
+            enabled=True,
+            webhook_url=webhook_url,
+            created_at=iso_z(integration.created_at),
+            api_key_saved=integration.sealed_api_key is not None,
+        )
 
 
 class MintlifyIntegrationBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -158,7 +198,8 @@ class MintlifySyncOut(msgspec.Struct):
 
 
 class StripeReceipt(msgspec.Struct):
-    """`stored`: whether this delivery created a feedback item (a repeat or another event does not)."""
+    """Stripe's and Polar's receivers' answer. `stored`: whether this delivery created a feedback item
+    (a repeat or another event does not)."""
 
     received: bool
     stored: bool

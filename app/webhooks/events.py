@@ -14,7 +14,7 @@ from uuid import UUID
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ContactMessage, FeedbackItem, WebhookDelivery
+from app.db.models import ContactMessage, FeedbackItem, FeedbackReward, WebhookDelivery
 from app.outbox import enqueue
 from app.schemas.contact_message import ContactMessageOut
 from app.schemas.feedback import FeedbackOut
@@ -24,6 +24,7 @@ from app.webhooks.subscriptions import subscriptions
 EventType = Literal[
     "feedback.created",
     "feedback.updated",
+    "feedback.rewarded",
     "contact_message.created",
     "contact_message.replied",
     "survey.response.completed",
@@ -50,6 +51,8 @@ class EventBody(msgspec.Struct, omit_defaults=True):
     changes: list[FieldChange] | None = None
     reply: Any = None
     """contact_message.replied: the reply as the thread lists it."""
+    reward: Any = None
+    """feedback.rewarded: the discount applied, `{"provider", "coupon", "applied_at"}`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,7 @@ class Event:
     """The project it happened in; endpoints limited to other projects do not receive it."""
     changes: list[FieldChange] | None = None
     reply: Any = None
+    reward: Any = None
 
     def body(self) -> str:
         data: Any = self.subject
@@ -71,7 +75,12 @@ class Event:
             data = ContactMessageOut.of(self.subject)
         encoded = msgspec.json.encode(
             EventBody(
-                type=self.type, timestamp=iso_z(utc_now()), data=data, changes=self.changes, reply=self.reply
+                type=self.type,
+                timestamp=iso_z(utc_now()),
+                data=data,
+                changes=self.changes,
+                reply=self.reply,
+                reward=self.reward,
             )
         )
         return encoded.decode()
@@ -88,6 +97,11 @@ def feedback_updated(item: FeedbackItem, changes: Sequence[tuple[str, Any, Any]]
         item.project_id,
         [FieldChange(field, before, after) for field, before, after in changes],
     )
+
+
+def feedback_rewarded(item: FeedbackItem, reward: FeedbackReward) -> Event:
+    applied = {"provider": reward.provider, "coupon": reward.coupon, "applied_at": iso_z(reward.created_at)}
+    return Event("feedback.rewarded", item, item.project_id, reward=applied)
 
 
 def contact_message_created(record: ContactMessage) -> Event:

@@ -23,6 +23,12 @@ def slack_text(event: dict[str, Any]) -> str:
             for change in event.get("changes") or []
         )
         return f"Feedback updated ({changes}): {_quote(data.get('message'))}"
+    if kind == "feedback.rewarded":
+        reward = event.get("reward") or {}
+        return (
+            f"Thanked with a discount ({_escape(reward.get('provider'))} coupon "
+            f"{_escape(reward.get('coupon'))}): {_quote(data.get('message'))}"
+        )
     if kind == "contact_message.created":
         subject = f" about “{_escape(data['subject'])}”" if data.get("subject") else ""
         sender = f"{_escape(data.get('name'))} ({_escape(data.get('email'))})"

@@ -113,6 +113,10 @@ def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
         "GET /api/v1/projects/{project_id}/feedback/{feedback_id}/similar",
         "GET /api/v1/projects/{project_id}/themes",
         "POST /api/v1/projects/{project_id}/themes/refresh",
+        "GET /api/v1/projects/{project_id}/churn",
+        "GET /api/v1/projects/{project_id}/churn/export",
+        "POST /api/v1/projects/{project_id}/feedback/{feedback_id}/rewards",
+        "PUT /api/v1/projects/{project_id}/integrations/polar",
     } <= found
 
 
@@ -277,11 +281,12 @@ PUBLIC_ROUTES = {
     "GET /api/v1/surveys/{survey_id}/definition",
     "POST /api/v1/surveys/{survey_id}/responses/submit",
     "POST /api/v1/integrations/stripe/{integration_id}",
+    "POST /api/v1/integrations/polar/{integration_id}",
     "POST /api/v1/integrations/{tracker}/{integration_id}",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints and the survey
 widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
-and the Stripe and issue tracker webhook receivers (a signature authenticates a delivery)."""
+and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
@@ -299,6 +304,8 @@ async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncT
     assert public == PUBLIC_ROUTES
     stripe = await client.post(f"/api/v1/integrations/stripe/{uuid4()}", content=b"{}")
     assert stripe.status_code == 404  # an unknown receiver, not a missing token
+    polar = await client.post(f"/api/v1/integrations/polar/{uuid4()}", content=b"{}")
+    assert polar.status_code == 404
     for tracker in TRACKERS:
         receiver = await client.post(f"/api/v1/integrations/{tracker}/{uuid4()}", content=b"{}")
         assert receiver.status_code == 404, tracker

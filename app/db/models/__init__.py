@@ -12,6 +12,7 @@ from app.db.models.feedback_counter import FeedbackCounter
 from app.db.models.feedback_embedding import FeedbackEmbedding
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
+from app.db.models.feedback_reward import FeedbackReward
 from app.db.models.invitation import Invitation
 from app.db.models.linked_issue import LinkedIssue
 from app.db.models.membership import Membership, Role
@@ -26,6 +27,7 @@ from app.db.models.outbound_email import OutboundEmail
 from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.passkey import Passkey
 from app.db.models.password_reset import PasswordReset
+from app.db.models.polar_integration import PolarIntegration
 from app.db.models.project import Project
 from app.db.models.project_insight import ProjectInsight
 from app.db.models.rating import Rating, RatingType
@@ -71,6 +73,7 @@ __all__ = [
     "FeedbackEmbedding",
     "FeedbackImport",
     "FeedbackItem",
+    "FeedbackReward",
     "FeedbackSource",
     "FeedbackStatus",
     "FeedbackType",
@@ -90,6 +93,7 @@ __all__ = [
     "OutboxJob",
     "Passkey",
     "PasswordReset",
+    "PolarIntegration",
     "Project",
     "ProjectInsight",
     "Rating",

@@ -39,6 +39,7 @@ class FeedbackSource(enum.StrEnum):
     MANUAL = "Manual"
     MINTLIFY = "Mintlify"
     STRIPE = "Stripe"
+    POLAR = "Polar"
 
 
 class FeedbackItem(UUIDv7AuditBase):

@@ -15,3 +15,5 @@ class StripeIntegration(UUIDv7AuditBase):
     project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), unique=True)
     sealed_signing_secret: Mapped[str] = mapped_column(Text)
     """The endpoint signing secret, encrypted (app.db.secret_box); never returned."""
+    sealed_api_key: Mapped[str | None] = mapped_column(Text, default=None)
+    """A restricted API key that may update subscriptions (thank-you discounts), encrypted; never returned."""

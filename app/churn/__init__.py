@@ -1,0 +1,1 @@
+"""Churn: what cancelling customers of Stripe and Polar said, and thanking them with a discount."""
