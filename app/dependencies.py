@@ -9,6 +9,7 @@ from typing import Any
 from litestar import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.alerts.service import Alerts
 from app.config import Settings
 from app.db.models import Project
 from app.db.secret_box import secret_box
@@ -123,3 +124,7 @@ async def provide_trackers(
 
 async def provide_insights(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Insights:
     return Insights(db_session, org_scope, project)
+
+
+async def provide_alerts(db_session: AsyncSession, org_scope: OrgScope, project: Project) -> Alerts:
+    return Alerts(db_session, org_scope, project)

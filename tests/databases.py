@@ -19,6 +19,8 @@ from app.db.config import build_db_config
 from tests.services import POSTGRES_ADMIN_URL
 
 TABLES = (
+    "alerts",
+    "alert_watches",
     "connected_apps",
     "oauth_authorizations",
     "oauth_clients",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.di import Provide
 
+from app.api.alerts import AlertController
 from app.api.audit_log import audit_log
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
@@ -36,6 +37,7 @@ api_router = Router(
         RatingController,
         RatingStatsController,
         ThemeController,
+        AlertController,
         WebhookController,
         StripeIntegrationController,
         MintlifyIntegrationController,

@@ -26,6 +26,8 @@ EventType = Literal[
     "feedback.updated",
     "contact_message.created",
     "contact_message.replied",
+    "alert.opened",
+    "alert.resolved",
     "webhook.test",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)

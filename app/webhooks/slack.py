@@ -31,6 +31,9 @@ def slack_text(event: dict[str, Any]) -> str:
         reply = event.get("reply") or {}
         to = f"{_escape(data.get('name'))} ({_escape(data.get('email'))})"
         return f"{_escape(reply.get('author'))} replied to {to}: {_quote(reply.get('message'))}"
+    if kind in ("alert.opened", "alert.resolved"):
+        state = "Alert" if kind == "alert.opened" else "Resolved"
+        return f"{state}: {_escape(data.get('title'))}"
     return "Test event from Hearken: this endpoint receives Hearken's events."
 
 
