@@ -45,6 +45,7 @@ async def page_drops(
         tally[0] += int(count) if value else 0
         tally[1] += int(count)
     findings = []
+    tested = max(1, sum(1 for by_day in days.values() if len(by_day) > 0))
     for path, by_day in days.items():
         before = [sum(t[i] for d, t in by_day.items() if d < recent_start) for i in (0, 1)]
         after = [sum(t[i] for d, t in by_day.items() if d >= recent_start) for i in (0, 1)]
@@ -67,7 +68,8 @@ async def page_drops(
                 before=share_before,
                 after=share_after,
                 p_value=p,
-                firing=p < rule.p_value and min(before[1], after[1]) >= rule.min_answers,
+                # Bonferroni: with many pages, one falling by chance is likely; the threshold is shared.
+                firing=p * tested < rule.p_value and min(before[1], after[1]) >= rule.min_answers,
                 series=series,
                 unit="share",
                 examples_where=[FeedbackItem.path == path],
