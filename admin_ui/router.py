@@ -36,6 +36,7 @@ from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
 from admin_ui.controllers.sso_login import SsoLoginController
 from admin_ui.controllers.sso_settings import SsoSettingsController
+from admin_ui.controllers.alerts import AlertsController
 from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController
 from admin_ui.controllers.two_factor import TwoFactorController
@@ -84,6 +85,7 @@ def console_router(settings: Settings) -> Router:
             IntegrationsController,
             FeedbackController,
             ThemesController,
+            AlertsController,
             RatingsController,
             SpamController,
             ContactController,

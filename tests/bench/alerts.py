@@ -86,7 +86,9 @@ def episodes_of(rng: random.Random, days: int) -> list[Episode]:
         length = timedelta(days=DROP_DAYS) if kind == "rating_drop" else timedelta(hours=EPISODE_HOURS)
         if moment + length + timedelta(days=3) > end:
             return found
-        subject = rng.choice(list(PAGES)) if kind == "rating_drop" else "theme 0" if kind == "theme_surge" else ""
+        subject = (
+            rng.choice(list(PAGES)) if kind == "rating_drop" else "theme 0" if kind == "theme_surge" else ""
+        )
         found.append(Episode(kind, subject, moment.replace(minute=0), moment.replace(minute=0) + length))
         moment += length
 
@@ -106,7 +108,9 @@ async def simulate(url: str, seed: int, days: int) -> dict[str, Any]:
     tenant = await make_tenant(session_maker, name=f"Alerts bench {seed}")
     pid = tenant.project.id
     async with unit_of_work(session_maker) as session:
-        themes = [Theme(id=uuid7(), project_id=pid, label=f"theme {i}", keywords=[f"k{i}"]) for i in range(THEMES)]
+        themes = [
+            Theme(id=uuid7(), project_id=pid, label=f"theme {i}", keywords=[f"k{i}"]) for i in range(THEMES)
+        ]
         session.add_all(themes)
     episodes = episodes_of(rng, days)
     costs: list[tuple[float, int]] = []
@@ -131,7 +135,12 @@ async def simulate(url: str, seed: int, days: int) -> dict[str, Any]:
 
 
 async def _one_hour(
-    session: AsyncSession, rng: random.Random, pid: Any, themes: list[Theme], moment: datetime, active: list[Episode]
+    session: AsyncSession,
+    rng: random.Random,
+    pid: Any,
+    themes: list[Theme],
+    moment: datetime,
+    active: list[Episode],
 ) -> None:
     level = swing(moment)
     for path, share in PAGES.items():
@@ -139,7 +148,9 @@ async def _one_hour(
             share = 0.45
         total = poisson(rng, PAGE_RATE * level)
         yes = sum(rng.random() < share for _ in range(total))
-        await count_answers(session, pid, moment, {("helpful", 1): yes, ("helpful", 0): total - yes}, path=path)
+        await count_answers(
+            session, pid, moment, {("helpful", 1): yes, ("helpful", 0): total - yes}, path=path
+        )
     counts: dict[tuple[str, int], int] = {}
     for _ in range(poisson(rng, STAR_RATE * level)):
         value = rng.choices([5, 4, 3, 2, 1], [0.5, 0.25, 0.13, 0.06, 0.06])[0]
@@ -170,12 +181,18 @@ def _matches(alert: Alert, episode: Episode, themes: list[Theme]) -> bool:
 
 
 def _score(
-    alerts: list[Alert], episodes: list[Episode], themes: list[Theme], days: int, costs: list[tuple[float, int]]
+    alerts: list[Alert],
+    episodes: list[Episode],
+    themes: list[Theme],
+    days: int,
+    costs: list[tuple[float, int]],
 ) -> dict[str, Any]:
     explained: set[Any] = set()
     for episode in episodes:
         for alert in sorted(alerts, key=lambda a: a.opened_at):
-            if _matches(alert, episode, themes) and episode.start <= alert.opened_at <= episode.end + timedelta(days=2):
+            if _matches(
+                alert, episode, themes
+            ) and episode.start <= alert.opened_at <= episode.end + timedelta(days=2):
                 explained.add(alert.id)
                 episode.alerted_at = episode.alerted_at or alert.opened_at
     false = [a for a in alerts if a.id not in explained]
@@ -183,12 +200,16 @@ def _score(
     delays: dict[str, list[float]] = {}
     for episode in episodes:
         if episode.alerted_at is not None:
-            delays.setdefault(episode.kind, []).append((episode.alerted_at - episode.start).total_seconds() / 3600)
+            delays.setdefault(episode.kind, []).append(
+                (episode.alerted_at - episode.start).total_seconds() / 3600
+            )
     return {
         "episodes": len(episodes),
         "detection_rate": round(sum(e.alerted_at is not None for e in episodes) / max(len(episodes), 1), 3),
         "false_per_month": round(len(false) / months, 3),
-        "false_by_kind": {k: sum(a.kind == k for a in false) for k in ("rating_drop", "negative_spike", "theme_surge")},
+        "false_by_kind": {
+            k: sum(a.kind == k for a in false) for k in ("rating_drop", "negative_spike", "theme_surge")
+        },
         "median_delay_hours": {k: round(statistics.median(v), 1) for k, v in sorted(delays.items())},
         "check_ms_median": round(statistics.median(c[0] for c in costs), 2),
         "check_ms_p95": round(sorted(c[0] for c in costs)[int(len(costs) * 0.95)], 2),
@@ -208,8 +229,16 @@ def alerts_part(record: Callable[..., None]) -> dict[str, Any]:
         results[str(seed)] = figures
         tuned = " (tuned on)" if seed == seeds[0] else ""
         record(f"alerts seed {seed}{tuned}: detection rate", str(figures["detection_rate"]), "(aim >= 0.9)")
-        record(f"alerts seed {seed}: false alerts per project-month", str(figures["false_per_month"]), "(aim <= 0.5)")
-        record(f"alerts seed {seed}: median delay, hours", str(figures["median_delay_hours"]), "(surges aim <= 2)")
+        record(
+            f"alerts seed {seed}: false alerts per project-month",
+            str(figures["false_per_month"]),
+            "(aim <= 0.5)",
+        )
+        record(
+            f"alerts seed {seed}: median delay, hours",
+            str(figures["median_delay_hours"]),
+            "(surges aim <= 2)",
+        )
         record(
             f"alerts seed {seed}: check per project",
             f"{figures['check_ms_median']} ms median, {figures['check_ms_p95']} ms p95, "
