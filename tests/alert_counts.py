@@ -8,10 +8,13 @@ from datetime import datetime
 from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
+from uuid_utils.compat import uuid7
 
+from app.alerts.finding import subject_key
 from app.db.counter_upsert import add_to_counters
-from app.db.models import ALL_PATHS, NO_REASON, NO_VERSION, RatingCounter, RatingTotal
+from app.db.models import ALL_PATHS, NO_REASON, NO_VERSION, Alert, RatingCounter, RatingTotal
 from app.ingest.rating_counters import CounterKey, total_deltas
+from app.timestamps import utc_now
 
 
 async def count_answers(
@@ -35,3 +38,15 @@ async def count_answers(
             deltas[(project_id, rating_type, path, *rest)] += count
     await add_to_counters(session, RatingCounter.__table__, deltas)
     await add_to_counters(session, RatingTotal.__table__, total_deltas(deltas))
+
+
+def stored_alert(project_id: UUID, path: str = "/docs/install") -> Alert:
+    """An open rating_drop alert of a project, as a check would have opened it."""
+    now = utc_now()
+    subject = {"path": path}
+    return Alert(
+        id=uuid7(), project_id=project_id, kind="rating_drop",
+        subject_key=subject_key("rating_drop", subject), subject=subject, status="open", title=f"Helpful on {path} fell from 80 % to 30 %", before=0.8,
+        after=0.3, p_value=1e-6, examples=[], evidence={"unit": "share", "series": []}, opened_at=now,
+        unsettled_at=now, created_at=now, updated_at=now,
+    )  # fmt: skip

@@ -50,9 +50,11 @@ class Alerts(ProjectScoped):
             raise NotFound("no such alert in this project")
         return alert
 
-    async def change(self, alert_id: str, status: str) -> Alert:
+    async def change(self, alert_id: str, status: str | None) -> Alert:
         """Acknowledge (it stays up to date and resolves itself, quietly) or resolve it by hand."""
         alert = await self.get(alert_id)
+        if status is None:
+            raise InvalidRequest("status", "is required: acknowledged or resolved")
         if alert.status == status or alert.status == RESOLVED:
             if alert.status != status:
                 raise InvalidRequest("status", "the alert is resolved; a new episode opens a new alert")

@@ -4,7 +4,7 @@ tools' input schemas are generated from them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -134,3 +134,7 @@ def input_schema(arguments: type[msgspec.Struct]) -> dict[str, Any]:
     if definitions:
         root["$defs"] = definitions
     return dict(root)
+
+
+class AlertListArguments(ProjectArguments):
+    status: Literal["open", "acknowledged", "resolved"] | None = None

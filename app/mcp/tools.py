@@ -14,8 +14,10 @@ from typing import Any, Generic, TypeVar
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.alerts.service import Alerts
 from app.db.models import FeedbackSource, Project, RatingType
 from app.mcp.tool_arguments import (
+    AlertListArguments,
     Arguments,
     ContactMessageListArguments,
     FeedbackArguments,
@@ -30,6 +32,7 @@ from app.mcp.tool_arguments import (
     ThemeListArguments,
     WorstPagesArguments,
 )
+from app.schemas.alerts import AlertList, AlertOut
 from app.schemas.contact_message import ContactMessageList, ContactMessageOut
 from app.schemas.feedback import FeedbackList, FeedbackOut
 from app.schemas.insights import SimilarFeedback, ThemesOut
@@ -230,6 +233,13 @@ async def similar_feedback(call: ToolCall, args: SimilarFeedbackArguments) -> An
     return body, f"{len(body.items)} similar items: {lines}" if body.items else "No similar items."
 
 
+async def list_alerts(call: ToolCall, args: AlertListArguments) -> Answer:
+    alerts = Alerts(call.session, call.scope, await call.project(args.project_id))
+    body = AlertList([AlertOut.of(alert) for alert in await alerts.list(args.status)])
+    lines = "; ".join(f"{a.status}: {a.title} (since {a.opened_at}, alert {a.id})" for a in body.alerts)
+    return body, f"{len(body.alerts)} alerts: {lines}" if body.alerts else "No alerts."
+
+
 def _page_text(shown: int, total: int, page: int, what: str) -> str:
     return f"{shown} of {total} {what} (page {page})."
 
@@ -353,5 +363,14 @@ TOOLS: tuple[Tool[Any], ...] = (
         SimilarFeedbackArguments,
         similar_feedback,
         SimilarFeedback,
+    ),
+    Tool(
+        "list_alerts",
+        "List alerts",
+        "The project's alerts, newest first: one per episode of a page's or version's ratings falling, a "
+        "theme surging or negative answers spiking, with before and after, p-value and example items.",
+        AlertListArguments,
+        list_alerts,
+        AlertList,
     ),
 )

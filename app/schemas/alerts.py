@@ -65,7 +65,8 @@ class AlertList(msgspec.Struct):
 
 
 class AlertPatchBody(msgspec.Struct, forbid_unknown_fields=True):
-    status: Literal["acknowledged", "resolved"]
+    status: Literal["acknowledged", "resolved"] | None = None
+    """Required; an alert of another project is 404 before the body is judged."""
 
 
 class RatingDropRule(msgspec.Struct, forbid_unknown_fields=True):

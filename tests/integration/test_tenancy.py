@@ -32,6 +32,7 @@ from app.services.feedback_items import FeedbackItems
 from app.services.image_cleaning import cleaned
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
+from tests.alert_counts import stored_alert
 from tests.console_helpers import Console
 from tests.factories import Tenant
 from tests.images import png
@@ -109,6 +110,10 @@ def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
         "GET /api/v1/projects/{project_id}/feedback/{feedback_id}/similar",
         "GET /api/v1/projects/{project_id}/themes",
         "POST /api/v1/projects/{project_id}/themes/refresh",
+        "GET /api/v1/projects/{project_id}/alerts",
+        "POST /api/v1/projects/{project_id}/alerts/check",
+        "PATCH /api/v1/projects/{project_id}/alerts/{alert_id}",
+        "PUT /api/v1/projects/{project_id}/alert-rules",
     } <= found
 
 
@@ -157,12 +162,15 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         (attachment,) = await FeedbackAttachments(
             session, operator_scope(owner.project.org_id, "tests"), owner.project
         ).store(feedback, [cleaned(png())], quota_bytes=10**6)
+        alert = stored_alert(owner.project.id)
+        session.add(alert)
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
         "message_id": str(message.id),
         "rating_id": str(rating.id),
         "attachment_id": str(attachment.id),
+        "alert_id": str(alert.id),
     }
 
 

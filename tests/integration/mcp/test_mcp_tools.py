@@ -37,6 +37,7 @@ READ_TOOLS = {
     "list_contact_messages",
     "list_themes",
     "similar_feedback",
+    "list_alerts",
 }
 WRITE_TOOLS = {"create_feedback", "update_feedback"}
 
