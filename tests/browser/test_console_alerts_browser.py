@@ -45,10 +45,14 @@ def test_the_alerts_tab_shows_the_evidence(page: Page, alerts_server: LiveServer
         async with unit_of_work(maker) as session:
             for back in range(2, 30):
                 answers = {("helpful", 1): 32, ("helpful", 0): 8}
-                await count_answers(session, tenant.project.id, now - timedelta(days=back), answers, path=PAGE)
+                await count_answers(
+                    session, tenant.project.id, now - timedelta(days=back), answers, path=PAGE
+                )
             answers = {("helpful", 1): 12, ("helpful", 0): 48}
             await count_answers(session, tenant.project.id, now, answers, path=PAGE)
-            session.add(FeedbackItem(project_id=tenant.project.id, message="The install step fails", path=PAGE))
+            session.add(
+                FeedbackItem(project_id=tenant.project.id, message="The install step fails", path=PAGE)
+            )
         async with unit_of_work(maker) as session:
             await check_project(session, await session.get_one(Project, tenant.project.id), now)
 
