@@ -122,6 +122,11 @@ async def run_due_checks(session_maker: async_sessionmaker[AsyncSession], now: d
         if watch_id is None:
             return checked
         async with unit_of_work(session_maker) as session:
+            # Writing first takes SQLite's write lock at the start (another writer waits for it) rather
+            # than upgrading a read later, which fails at once when another process wrote meanwhile.
+            await session.execute(
+                update(AlertWatch).where(AlertWatch.id == watch_id).values(locked_until=now + LEASE)
+            )
             watch = await session.get_one(AlertWatch, watch_id)
             project = await session.get_one(Project, watch.project_id)
             try:
