@@ -15,6 +15,7 @@ from litestar.types import ControllerRouterHandler
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleAuthentication
 from admin_ui.controllers.account import AccountController
+from admin_ui.controllers.alerts import AlertsController
 from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.connect import ConnectController
@@ -36,7 +37,6 @@ from admin_ui.controllers.sign_in_policy import SignInPolicyController
 from admin_ui.controllers.spam import SpamController
 from admin_ui.controllers.sso_login import SsoLoginController
 from admin_ui.controllers.sso_settings import SsoSettingsController
-from admin_ui.controllers.alerts import AlertsController
 from admin_ui.controllers.themes import ThemesController
 from admin_ui.controllers.tokens import TokensController
 from admin_ui.controllers.two_factor import TwoFactorController

@@ -18,6 +18,7 @@ from uuid_utils.compat import uuid7
 from app.alerts.examples import examples_of
 from app.alerts.finding import Finding
 from app.db.models import Alert, Project
+from app.notifications.events import queue_notification
 from app.schemas.alerts import AlertOut
 from app.webhooks.events import Event, record_events
 
@@ -64,6 +65,7 @@ async def apply_findings(
             opened = await _open(session, project.id, finding, now)
             if opened is not None:
                 events.append(alert_event("alert.opened", opened))
+                queue_notification(session, project.id, "alerts", opened.id)
     for key, alert in open_alerts.items():
         if key not in seen and now - alert.unsettled_at >= SETTLE_AFTER:
             alert.status, alert.resolved_at, alert.updated_at = RESOLVED, now, now

@@ -25,11 +25,11 @@ from app.db.models import Rating
 from app.db.transactions import unit_of_work
 from tests import databases
 from tests.bench import seed
+from tests.bench.alerts import alerts_part
 from tests.bench.backfill import backfill_part
 from tests.bench.capacity import capacity_part
 from tests.bench.exports import describe, measure_export
 from tests.bench.images import images_part
-from tests.bench.alerts import alerts_part
 from tests.bench.insights import insights_part
 from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.mcp_calls import mcp_part

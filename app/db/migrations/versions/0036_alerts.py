@@ -80,9 +80,13 @@ def upgrade() -> None:
             sa.PrimaryKeyConstraint("id", name=op.f("pk_alert_watches")),
             sa.UniqueConstraint("project_id", name=op.f("uq_alert_watches_project_id")),
         )
+        with op.batch_alter_table("notification_settings") as batch:
+            batch.add_column(sa.Column("alerts", sa.String(length=8), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("notification_settings") as batch:
+        batch.drop_column("alerts")
     op.drop_table("alert_watches")
     op.drop_index("uq_alerts_episode", table_name="alerts")
     op.drop_index("ix_alerts_project_status", table_name="alerts")
