@@ -45,8 +45,20 @@ def stored_alert(project_id: UUID, path: str = "/docs/install") -> Alert:
     now = utc_now()
     subject = {"path": path}
     return Alert(
-        id=uuid7(), project_id=project_id, kind="rating_drop",
-        subject_key=subject_key("rating_drop", subject), subject=subject, status="open", title=f"Helpful on {path} fell from 80 % to 30 %", before=0.8,
-        after=0.3, p_value=1e-6, examples=[], evidence={"unit": "share", "series": []}, opened_at=now,
-        unsettled_at=now, created_at=now, updated_at=now,
-    )  # fmt: skip
+        id=uuid7(),
+        project_id=project_id,
+        kind="rating_drop",
+        subject_key=subject_key("rating_drop", subject),
+        subject=subject,
+        status="open",
+        title=f"Helpful on {path} fell from 80 % to 30 %",
+        before=0.8,
+        after=0.3,
+        p_value=1e-6,
+        examples=[],
+        evidence={"unit": "share", "series": []},
+        opened_at=now,
+        unsettled_at=now,
+        created_at=now,
+        updated_at=now,
+    )

@@ -123,7 +123,7 @@ async def test_negative_answers_beyond_their_share_spike(
             when = NOW - timedelta(days=back)
             await count_answers(session, pid, when, {("star", 5): 90, ("star", 1): 10}, scale=5)
     hour = NOW - timedelta(hours=3)
-    for step in range(3):  # quiet hours: 1 negative in 10
+    for _ in range(3):  # quiet hours: 1 negative in 10
         async with unit_of_work(session_maker) as session:
             await count_answers(session, pid, hour, {("star", 4): 9, ("star", 2): 1}, scale=5)
         assert await check(session_maker, tenant, hour) == []
