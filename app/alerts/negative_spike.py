@@ -21,7 +21,7 @@ from app.alerts.significance import binomial_at_least
 from app.db.models import ALL_PATHS, FeedbackItem, RatingCounter, RatingTotal, RatingType
 from app.schemas.alerts import ItemsRule
 
-WINDOWS = (timedelta(hours=1), timedelta(hours=2))
+WINDOWS = (timedelta(hours=1), timedelta(hours=3))
 """Each window is tested at half the rule's threshold (Bonferroni): a short one for sudden spikes, a
 longer one for steady excess that one hour is too short to show."""
 BASELINE_DAYS = 28
