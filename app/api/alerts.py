@@ -54,6 +54,7 @@ class AlertController(Controller):
 
     @get("/alert-rules", summary="The project's alert rules", responses=error_responses(400, 401, 403, 404))
     async def get_alert_rules(self, alerts: Alerts) -> AlertRules:
+        """Each kind on or off with its thresholds (the defaults until they are set)."""
         return await alerts.rules()
 
     @put(
