@@ -11,6 +11,8 @@ from uuid import UUID
 
 import msgspec
 from sqlalchemy import or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from uuid_utils.compat import uuid7
@@ -24,6 +26,7 @@ from app.db.models import AlertWatch, Project
 from app.db.transactions import unit_of_work
 from app.schemas.alerts import AlertRules
 from app.services.insights import Insights
+from app.timestamps import utc_now
 from tenants.scope import Access, OrgScope
 
 logger = logging.getLogger("hearken.alerts")
@@ -89,28 +92,44 @@ def _due(now: datetime) -> list:  # type: ignore[type-arg]
 
 
 async def _claim(session_maker: async_sessionmaker[AsyncSession], now: datetime) -> UUID | None:
+    """Lease one due watch: one statement that writes first, so on SQLite it waits for another process's
+    write instead of failing, and on PostgreSQL the row's conditions are checked again under its lock."""
+    due = select(AlertWatch.id).where(*_due(now)).limit(1).scalar_subquery()
     async with unit_of_work(session_maker) as session:
-        candidate = await session.scalar(select(AlertWatch.id).where(*_due(now)).limit(1))
-        if candidate is None:
-            return None
         claimed = await session.execute(
             update(AlertWatch)
-            .where(AlertWatch.id == candidate, *_due(now))
+            .where(AlertWatch.id == due, *_due(now))
             .values(locked_until=now + LEASE)
+            .returning(AlertWatch.id)
             .execution_options(synchronize_session=False)
         )
-        return candidate if claimed.rowcount == 1 else None  # type: ignore[attr-defined]
+        return claimed.scalar_one_or_none()
 
 
 async def _watch_new_projects(session_maker: async_sessionmaker[AsyncSession]) -> None:
-    async with unit_of_work(session_maker) as session:
-        unwatched = await session.scalars(
-            select(Project.id)
-            .outerjoin(AlertWatch, AlertWatch.project_id == Project.id)
-            .where(AlertWatch.id.is_(None))
+    """A watch for each project that has none yet, in one statement that writes first (ON CONFLICT DO
+    NOTHING: another process making the same watches meanwhile is no error, and on SQLite it waits)."""
+    async with session_maker() as session:
+        unwatched = list(
+            await session.scalars(
+                select(Project.id)
+                .outerjoin(AlertWatch, AlertWatch.project_id == Project.id)
+                .where(AlertWatch.id.is_(None))
+            )
         )
-        for project_id in list(unwatched):
-            await watch_of(session, project_id)
+    if not unwatched:
+        return
+    async with unit_of_work(session_maker) as session:
+        now = utc_now()
+        rows = [
+            {"id": uuid7(), "project_id": project_id, "readings": [], "created_at": now, "updated_at": now}
+            for project_id in unwatched
+        ]
+        dialect = session.bind.dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        await session.execute(
+            insert(AlertWatch).values(rows).on_conflict_do_nothing(index_elements=["project_id"])
+        )
 
 
 async def run_due_checks(session_maker: async_sessionmaker[AsyncSession], now: datetime) -> int:

@@ -20,6 +20,10 @@ RECENT_DAYS = 2
 BASELINE_DAYS = 28
 CHART_DAYS = 14
 VERSIONS_CHARTED = 6
+LOOKS_PER_DAY = 24
+"""The hourly checks of a day look at nearly the same answers again and again: a drop fires when its
+p-value stays below the rule's threshold shared among those looks and among the pages tested (Bonferroni),
+so that chance alone opens about as few alerts as one look a day at one page would."""
 
 
 async def page_drops(
@@ -45,7 +49,7 @@ async def page_drops(
         tally[0] += int(count) if value else 0
         tally[1] += int(count)
     findings = []
-    tested = max(1, sum(1 for by_day in days.values() if len(by_day) > 0))
+    tested = max(1, len(days))
     for path, by_day in days.items():
         before = [sum(t[i] for d, t in by_day.items() if d < recent_start) for i in (0, 1)]
         after = [sum(t[i] for d, t in by_day.items() if d >= recent_start) for i in (0, 1)]
@@ -68,8 +72,8 @@ async def page_drops(
                 before=share_before,
                 after=share_after,
                 p_value=p,
-                # Bonferroni: with many pages, one falling by chance is likely; the threshold is shared.
-                firing=p * tested < rule.p_value and min(before[1], after[1]) >= rule.min_answers,
+                firing=p * tested * LOOKS_PER_DAY < rule.p_value
+                and min(before[1], after[1]) >= rule.min_answers,
                 series=series,
                 unit="share",
                 examples_where=[FeedbackItem.path == path],
@@ -157,7 +161,7 @@ def _version_finding(
         before=mean_before,
         after=mean_after,
         p_value=p,
-        firing=p < rule.p_value and min(n_before, n_after) >= rule.min_answers,
+        firing=p * LOOKS_PER_DAY < rule.p_value and min(n_before, n_after) >= rule.min_answers,
         series=series,
         unit=unit,
         examples_where=[FeedbackItem.version == newest],

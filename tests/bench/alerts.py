@@ -8,7 +8,8 @@ Printed: the share of injected episodes that opened an alert of their kind and s
 episode explains per project-month, the median hours from an episode's start to its alert (per kind), and
 the check's cost per project (ms and queries). Seeds: BENCH_ALERT_SEEDS (TUNED_SEED is the one the
 windows and thresholds were chosen on), days: BENCH_ALERT_DAYS. An alert counts for an episode when it
-opens between the episode's start and two days after its end; every other alert is a false one."""
+opens between the episode's start and two days after its end; an alert that opens outside every
+episode's window (quiet noise) is a false one."""
 
 from __future__ import annotations
 
@@ -193,11 +194,10 @@ def _score(
     explained: set[Any] = set()
     for episode in episodes:
         for alert in sorted(alerts, key=lambda a: a.opened_at):
-            if _matches(
-                alert, episode, themes
-            ) and episode.start <= alert.opened_at <= episode.end + timedelta(days=2):
-                explained.add(alert.id)
-                episode.alerted_at = episode.alerted_at or alert.opened_at
+            if episode.start <= alert.opened_at <= episode.end + timedelta(days=2):
+                explained.add(alert.id)  # not quiet noise: a page falling also spikes negative answers
+                if _matches(alert, episode, themes):
+                    episode.alerted_at = episode.alerted_at or alert.opened_at
     false = [a for a in alerts if a.id not in explained]
     months = (days - WARM_UP.days) / 30
     delays: dict[str, list[float]] = {}

@@ -38,6 +38,7 @@ async def test_two_instances_check_each_project_once_an_hour(
         await real_check(session, project, now)
 
     monkeypatch.setattr(checks, "check_project", slow_check)
+    await session_maker.kw["bind"].dispose()  # the arranging engine's connections are no instance's
     instances = [build_db_config(settings) for _ in range(2)]
     makers = [config.create_session_maker() for config in instances]
     try:
