@@ -15,6 +15,7 @@ from litestar.types import ControllerRouterHandler
 from admin_ui.console_errors import CONSOLE_EXCEPTION_HANDLERS
 from admin_ui.console_user import ConsoleAuthentication
 from admin_ui.controllers.account import AccountController
+from admin_ui.controllers.alerts import AlertsController
 from admin_ui.controllers.audit_log import audit_log_page
 from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.churn import ChurnController
@@ -91,6 +92,7 @@ def console_router(settings: Settings) -> Router:
             IntegrationsController,
             FeedbackController,
             ThemesController,
+            AlertsController,
             RatingsController,
             SurveysController,
             ChurnController,

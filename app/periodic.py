@@ -1,7 +1,7 @@
 """Jobs every server process runs beside its requests at an interval, all listed here (`periodic_jobs`):
 retention, the ratings' monthly partitions, digests, imports, stale OAuth requests and clients, the
-insights' themes, surveys past their end or their number of responses, and the process's own work:
-sweeping its session stores, checking its read replicas' lag.
+insights' themes, surveys past their end or their number of responses, the alert checks, and the process's
+own work: sweeping its session stores, checking its read replicas' lag.
 
 The shared jobs claim their work in the database (a lease or a unique row), so running them in every
 process is safe; the interval only decides how soon due work is found. A process looks once at start,
@@ -24,6 +24,8 @@ from datetime import UTC, datetime, timedelta
 from litestar import Litestar
 
 from admin_ui.session_purge import PURGE_EVERY_SECONDS, purge_expired_entries
+from app.alerts.checks import LOOK_EVERY_SECONDS as ALERTS_EVERY_SECONDS
+from app.alerts.checks import run_due_checks
 from app.config import Settings
 from app.db.rating_partitions import create_ahead
 from app.db.read_routing import check_replicas
@@ -124,6 +126,7 @@ def periodic_jobs(settings: Settings) -> list[PeriodicJob]:
         periodic("oauth", lambda app: OAUTH_PURGE_EVERY_SECONDS, purge_stale_oauth),
         periodic("insights", lambda app: LOOP_SECONDS, look_for_themes, wake=wake_on_refresh),
         periodic("surveys", lambda app: COMPLETION_EVERY_SECONDS, _complete_due_surveys),
+        periodic("alerts", lambda app: ALERTS_EVERY_SECONDS, check_due_alerts),
     ]
 
 
@@ -184,6 +187,12 @@ async def purge_stale_oauth(app: Litestar) -> None:
             purged.authorizations,
             purged.clients,
         )
+
+
+async def check_due_alerts(app: Litestar) -> None:
+    """Each project's alert checks, about once an hour, by whichever process claims the project first
+    (app.alerts.checks)."""
+    await run_due_checks(app.state.session_maker, utc_now())
 
 
 async def _import_due(app: Litestar) -> None:

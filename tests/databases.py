@@ -21,6 +21,8 @@ from tests.services import POSTGRES_ADMIN_URL
 TABLES = (
     "scim_users",
     "scim_tokens",
+    "alerts",
+    "alert_watches",
     "connected_apps",
     "oauth_authorizations",
     "oauth_clients",

@@ -32,6 +32,7 @@ FREQUENCIES = (("each", "Every item"), ("daily", "Daily digest"), ("off", "Off")
 class ChoiceForm:
     feedback: str = ""
     contact: str = ""
+    alerts: str = ""
 
 
 class NotificationsController(Controller):
@@ -48,7 +49,7 @@ class NotificationsController(Controller):
         done: str = "",
     ) -> Any:
         choice = await choice_of(db_session, me.org_id, project.id, me.user_id)
-        values = {"feedback": choice.feedback, "contact": choice.contact}
+        values = {"feedback": choice.feedback, "contact": choice.contact, "alerts": choice.alerts}
         return _page(request, project, values, notice="Saved." if done else "")
 
     @post("/", opt=needs(Access.WRITE))
@@ -62,7 +63,13 @@ class NotificationsController(Controller):
     ) -> Any:
         try:
             await choose(
-                db_session, me.org_id, project.id, me.user_id, feedback=data.feedback, contact=data.contact
+                db_session,
+                me.org_id,
+                project.id,
+                me.user_id,
+                feedback=data.feedback,
+                contact=data.contact,
+                alerts=data.alerts or None,
             )
         except InvalidRequest as exc:
             return _page(request, project, vars(data), status_code=400, errors=field_error(exc))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import Router
 from litestar.di import Provide
 
+from app.api.alerts import AlertController
 from app.api.audit_log import audit_log
 from app.api.churn import ChurnController
 from app.api.contact_messages import ContactMessageController
@@ -43,6 +44,7 @@ api_router = Router(
         lifecycle_event,
         ThemeController,
         ChurnController,
+        AlertController,
         WebhookController,
         StripeIntegrationController,
         PolarIntegrationController,

@@ -143,6 +143,23 @@ TEXTS: dict[str, dict[str, MailText]] = {
             action="Öppna i Hearken",
         ),
     },
+    "alert_opened": {
+        "en": MailText(
+            subject="Alert in {project}",
+            before=("Something got worse in {project}:",),
+            action="See the evidence in Hearken",
+        ),
+        "de": MailText(
+            subject="Warnung in {project}",
+            before=("In {project} ist etwas schlechter geworden:",),
+            action="Die Belege in Hearken ansehen",
+        ),
+        "sv": MailText(
+            subject="Varning i {project}",
+            before=("Något har blivit sämre i {project}:",),
+            action="Se underlaget i Hearken",
+        ),
+    },
     "new_contact": {
         "en": MailText(
             subject="New contact message in {project}",

@@ -4,7 +4,7 @@ tools' input schemas are generated from them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -165,3 +165,7 @@ class SurveyCreateArguments(ProjectArguments):
 class SurveyStatusArguments(ProjectArguments):
     survey_id: SurveyRef
     status: SurveyStatusName
+
+
+class AlertListArguments(ProjectArguments):
+    status: Literal["open", "acknowledged", "resolved"] | None = None

@@ -14,9 +14,11 @@ from typing import Any, Generic, TypeVar
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.alerts.service import Alerts
 from app.db.models import FeedbackSource, Project, RatingType
 from app.dependencies import Service, build
 from app.mcp.tool_arguments import (
+    AlertListArguments,
     Arguments,
     ContactMessageListArguments,
     FeedbackArguments,
@@ -35,6 +37,7 @@ from app.mcp.tool_arguments import (
     ThemeListArguments,
     WorstPagesArguments,
 )
+from app.schemas.alerts import AlertList, AlertOut
 from app.schemas.contact_message import ContactMessageList, ContactMessageOut
 from app.schemas.feedback import FeedbackList, FeedbackOut
 from app.schemas.insights import SimilarFeedback, ThemesOut
@@ -281,6 +284,13 @@ async def set_survey_status(call: ToolCall, args: SurveyStatusArguments) -> Answ
     return body, f"Survey {body.name} ({body.id}) is {body.status}."
 
 
+async def list_alerts(call: ToolCall, args: AlertListArguments) -> Answer:
+    alerts = call.service(Alerts, await call.project(args.project_id))
+    body = AlertList([AlertOut.of(alert) for alert in await alerts.list(args.status)])
+    lines = "; ".join(f"{a.status}: {a.title} (since {a.opened_at}, alert {a.id})" for a in body.alerts)
+    return body, f"{len(body.alerts)} alerts: {lines}" if body.alerts else "No alerts."
+
+
 def _page_text(shown: int, total: int, page: int, what: str) -> str:
     return f"{shown} of {total} {what} (page {page})."
 
@@ -444,5 +454,14 @@ TOOLS: tuple[Tool[Any], ...] = (
         SurveyOut,
         writes=True,
         destructive=True,
+    ),
+    Tool(
+        "list_alerts",
+        "List alerts",
+        "The project's alerts, newest first: one per episode of a page's or version's ratings falling, a "
+        "theme surging or negative answers spiking, with before and after, p-value and example items.",
+        AlertListArguments,
+        list_alerts,
+        AlertList,
     ),
 )

@@ -24,12 +24,21 @@ class Choice:
     contact: str
     confirmed: bool = True
     """Whether the address was confirmed (notifications go only to confirmed addresses)."""
+    alerts: str = Frequency.OFF.value
+    """A mail for each alert opened in the project ("each") or none ("off")."""
 
     def of(self, kind: str) -> str:
+        if kind == "alerts":
+            return self.alerts
         return self.feedback if kind == "feedback" else self.contact
 
 
 def default_frequency(role: str) -> str:
+    return Frequency.EACH.value if role in (Role.OWNER.value, Role.ADMIN.value) else Frequency.OFF.value
+
+
+def alert_default(role: str) -> str:
+    """Owners and admins hear of alerts unless they choose otherwise; members when they choose to."""
     return Frequency.EACH.value if role in (Role.OWNER.value, Role.ADMIN.value) else Frequency.OFF.value
 
 
@@ -57,6 +66,7 @@ async def members_choices(session: AsyncSession, org_id: UUID, project_id: UUID)
                 setting.feedback if setting else default,
                 setting.contact if setting else default,
                 verified_at is not None,
+                setting.alerts if setting and setting.alerts else alert_default(role),
             )
         )
     return choices
@@ -70,12 +80,21 @@ async def choice_of(session: AsyncSession, org_id: UUID, project_id: UUID, user_
 
 
 async def choose(
-    session: AsyncSession, org_id: UUID, project_id: UUID, user_id: UUID, *, feedback: str, contact: str
+    session: AsyncSession,
+    org_id: UUID,
+    project_id: UUID,
+    user_id: UUID,
+    *,
+    feedback: str,
+    contact: str,
+    alerts: str | None = None,
 ) -> None:
-    """Save a member's choice for a project, in the caller's transaction."""
+    """Save a member's choice for a project, in the caller's transaction (alerts: unchanged when None)."""
     for field, value in (("feedback", feedback), ("contact", contact)):
         if value not in {f.value for f in Frequency}:
             raise InvalidRequest(field, "must be each, daily or off")
+    if alerts is not None and alerts not in (Frequency.EACH.value, Frequency.OFF.value):
+        raise InvalidRequest("alerts", "must be each or off")
     await choice_of(session, org_id, project_id, user_id)  # a member of the project's organization
     setting = await session.scalar(
         select(NotificationSetting).where(
@@ -88,4 +107,6 @@ async def choose(
         )
         session.add(setting)
     setting.feedback, setting.contact = feedback, contact
+    if alerts is not None:
+        setting.alerts = alerts
     await session.flush()

@@ -10,12 +10,13 @@ queued once, and the mail handler sends them."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from uuid import UUID
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import ContactMessage, FeedbackItem, Frequency, NotificationEvent, Project
+from app.db.models import Alert, ContactMessage, FeedbackItem, Frequency, NotificationEvent, Project
 from app.mail import Mail
 from app.mail.outbox import mail_rows
 from app.notifications.choices import members_choices
@@ -54,13 +55,15 @@ class NotifySender:
 
     async def _mails(self, session: AsyncSession, event: NotificationEvent) -> list[Mail]:
         project = await session.get(Project, event.project_id)
-        model = ContactMessage if event.kind == "contact" else FeedbackItem
+        model = {"contact": ContactMessage, "alerts": Alert}.get(event.kind, FeedbackItem)
         subject = await session.get(model, event.subject_id)
         if project is None or subject is None:  # deleted meanwhile: nothing to tell
             return []
         if event.kind == "resolved":
             assert isinstance(subject, FeedbackItem)
             return self._resolved(project, subject)
+        if event.kind == "alerts":
+            return await self._alert(session, project, event.subject_id)
         choices = await members_choices(session, project.org_id, project.id)
         base = self._settings.base_url
         mails = []
@@ -90,6 +93,27 @@ class NotifySender:
                 )
             )
         return mails
+
+    async def _alert(self, session: AsyncSession, project: Project, alert_id: UUID) -> list[Mail]:
+        """An alert opened: a mail to each member who chose alerts, with its title and its link."""
+        alert = await session.get(Alert, alert_id)
+        if alert is None:
+            return []
+        url = f"{self._settings.base_url}/projects/{project.id}/alerts"
+        return [
+            Mail(
+                recipient=choice.email,
+                language=choice.language,
+                kind="alert_opened",
+                url=url,
+                values={"project": project.name},
+                items=(alert.title,),
+                unsubscribe_url=unsubscribe_url(self._settings, choice.user_id, str(project.id), "alerts"),
+                about=alert.id,
+            )
+            for choice in await members_choices(session, project.org_id, project.id)
+            if choice.alerts == Frequency.EACH.value and (choice.confirmed or not self._settings.sends_mail)
+        ]
 
     def _resolved(self, project: Project, item: FeedbackItem) -> list[Mail]:
         if not item.notify_email:  # unsubscribed or erased since

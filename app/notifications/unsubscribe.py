@@ -46,7 +46,7 @@ def read_link(settings: Settings, token: str) -> Unsubscribe:
     except ValueError:
         raise NotFound(UNKNOWN_LINK) from None
     payload = f"{user_part}.{project_part}.{kind}"
-    if kind not in ("feedback", "contact", "digest", "resolved") or not is_signed(
+    if kind not in ("feedback", "contact", "alerts", "digest", "resolved") or not is_signed(
         settings, PURPOSE, payload, given
     ):
         raise NotFound(UNKNOWN_LINK)

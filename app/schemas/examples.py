@@ -21,6 +21,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "ErasureBody": {"email": "ada@example.com"},
     "FeedbackPatchBody": {"status": "Resolved", "resolution_note": "Fixed in 2.4.1."},
+    "AlertPatchBody": {"status": "acknowledged"},
+    "AlertRules": {
+        "rating_drop": {"enabled": True, "p_value": 0.01, "min_answers": 30},
+        "theme_surge": {"enabled": True, "p_value": 0.001, "min_items": 5},
+        "negative_spike": {"enabled": False},
+    },
     "ContactMessagePatchBody": {"spam": False},
     "ContactReplyBody": {"message": "Thanks, Ada: the invoice is attached to your account page now."},
     "HelpfulRatingBody": {"value": True, **CONTEXT},

@@ -28,6 +28,8 @@ EventType = Literal[
     "contact_message.created",
     "contact_message.replied",
     "survey.response.completed",
+    "alert.opened",
+    "alert.resolved",
     "webhook.test",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)

@@ -44,6 +44,9 @@ def slack_text(event: dict[str, Any]) -> str:
         )
         survey = _escape(data.get("survey_name"))
         return f"Survey “{survey}” completed ({_escape(data.get('language'))}): {answers}"
+    if kind in ("alert.opened", "alert.resolved"):
+        state = "Alert" if kind == "alert.opened" else "Resolved"
+        return f"{state}: {_escape(data.get('title'))}"
     return "Test event from Hearken: this endpoint receives Hearken's events."
 
 

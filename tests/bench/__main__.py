@@ -25,6 +25,7 @@ from app.db.models import Rating
 from app.db.transactions import unit_of_work
 from tests import databases
 from tests.bench import seed
+from tests.bench.alerts import alerts_part
 from tests.bench.backfill import backfill_part
 from tests.bench.capacity import capacity_part
 from tests.bench.exports import describe, measure_export
@@ -65,6 +66,8 @@ ONLY_BACKFILL = os.environ.get("BENCH_ONLY") == "backfill"
 """BENCH_ONLY=backfill measures rating submits idle and while a backfill embeds, alone."""
 ONLY_IMAGES = os.environ.get("BENCH_ONLY") == "images"
 """BENCH_ONLY=images measures a feedback submit with a 1 MB image against one without, alone."""
+ONLY_ALERTS = os.environ.get("BENCH_ONLY") == "alerts"
+"""BENCH_ONLY=alerts runs the alert checks over a synthetic year alone (tests/bench/alerts.py)."""
 ONLY_INSIGHTS = os.environ.get("BENCH_ONLY") == "insights"
 """BENCH_ONLY=insights measures insights alone: quality on the labelled set, throughput, memory, latency
 at 100,000 items and theme recomputation (both databases)."""
@@ -460,6 +463,12 @@ def insights_only() -> dict[str, Any]:
 
 def main() -> None:
     started = time.monotonic()
+    if ONLY_ALERTS:
+        results["alerts"] = alerts_part(record)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "alerts.json").write_text(json.dumps(results, indent=2))
+        return
     results["widgets"] = widget_sizes_part(record)
     if ONLY_WIDGETS:
         return
@@ -514,6 +523,7 @@ def main() -> None:
         results["mcp"] = mcp_part(record, app_env, ROUNDS, ROUND_SECONDS)
         results["backfill"] = backfill_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)
         results["insights"] = insights_only()
+        results["alerts"] = alerts_part(record)
     width = max(len(name) for name, _, _ in rows)
     print("\nHearken benchmark (" + f"{os.cpu_count()} cores, load generator on the same machine)")
     for name, value, target in rows:

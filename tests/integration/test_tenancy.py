@@ -35,6 +35,7 @@ from app.surveys.bodies import SurveyCreateBody
 from app.surveys.service import Surveys
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
+from tests.alert_counts import stored_alert
 from tests.console_helpers import Console
 from tests.factories import Tenant
 from tests.images import png
@@ -117,6 +118,10 @@ def test_the_walk_finds_the_project_routes(app: Litestar) -> None:
         "GET /api/v1/projects/{project_id}/churn/export",
         "POST /api/v1/projects/{project_id}/feedback/{feedback_id}/rewards",
         "PUT /api/v1/projects/{project_id}/integrations/polar",
+        "GET /api/v1/projects/{project_id}/alerts",
+        "POST /api/v1/projects/{project_id}/alerts/check",
+        "PATCH /api/v1/projects/{project_id}/alerts/{alert_id}",
+        "PUT /api/v1/projects/{project_id}/alert-rules",
     } <= found
 
 
@@ -168,6 +173,8 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         survey = await Surveys(session, operator_scope(owner.project.org_id, "tests"), owner.project).create(
             SurveyCreateBody(template="nps")
         )
+        alert = stored_alert(owner.project.id)
+        session.add(alert)
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
@@ -175,6 +182,7 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         "rating_id": str(rating.id),
         "attachment_id": str(attachment.id),
         "survey_id": str(survey.id),
+        "alert_id": str(alert.id),
     }
 
 

@@ -1,6 +1,8 @@
 """Every model, re-exported so that migrations and services import from one place."""
 
 from app.db.models.access_token import AccessToken, TokenScope
+from app.db.models.alert import Alert
+from app.db.models.alert_watch import AlertWatch
 from app.db.models.attachment_usage import AttachmentUsage
 from app.db.models.audit_entry import AuditEntry
 from app.db.models.connected_app import ConnectedApp
@@ -61,6 +63,8 @@ __all__ = [
     "REASON_LENGTH",
     "SURVEY_TOTALS",
     "AccessToken",
+    "Alert",
+    "AlertWatch",
     "AttachmentUsage",
     "AuditEntry",
     "ConnectedApp",

@@ -26,3 +26,5 @@ class NotificationSetting(UUIDv7AuditBase):
     project_id: Mapped[UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"), index=True)
     feedback: Mapped[str] = mapped_column(String(8))
     contact: Mapped[str] = mapped_column(String(8))
+    alerts: Mapped[str | None] = mapped_column(String(8), default=None)
+    """A mail for each alert opened ("each") or none ("off"); None: the role's default."""

@@ -39,6 +39,7 @@ READ_TOOLS = {
     "similar_feedback",
     "list_surveys",
     "survey_results",
+    "list_alerts",
 }
 WRITE_TOOLS = {"create_feedback", "update_feedback", "create_survey", "set_survey_status"}
 

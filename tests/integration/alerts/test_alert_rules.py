@@ -1,0 +1,160 @@
+"""The alert rules on synthetic counters with fixed clocks: a page's helpful share that falls opens one
+alert, which further evidence updates, which resolves a day after the page is back, and the next drop is
+a new episode; negative answers beyond their baseline share; a theme that surges; each with its events."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from uuid_utils.compat import uuid7
+
+from app.alerts.checks import check_project
+from app.db.models import Alert, FeedbackEmbedding, FeedbackItem, Project, Theme, WebhookDelivery
+from app.db.transactions import unit_of_work
+from tests.alert_counts import count_answers
+from tests.factories import Tenant
+
+NOW = datetime(2026, 6, 30, 15, 0, tzinfo=UTC)
+PAGE = "/docs/install"
+DROP = "rating_drop"
+
+
+async def check(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, now: datetime, kind: str | None = None
+) -> list[Alert]:
+    """The project's checks at `now`; its alerts (of this kind) after."""
+    async with unit_of_work(session_maker) as session:
+        project = await session.get_one(Project, tenant.project.id)
+        await check_project(session, project, now)
+    async with session_maker() as session:
+        alerts = await session.scalars(select(Alert).order_by(Alert.opened_at))
+        return [alert for alert in alerts if kind in (None, alert.kind)]
+
+
+async def helpful_days(
+    session_maker: async_sessionmaker[AsyncSession],
+    project_id: UUID,
+    last: datetime,
+    days: int,
+    yes: int,
+    no: int,
+) -> None:
+    async with unit_of_work(session_maker) as session:
+        for back in range(days):
+            when = last - timedelta(days=back)
+            await count_answers(
+                session, project_id, when, {("helpful", 1): yes, ("helpful", 0): no}, path=PAGE
+            )
+
+
+async def webhook_events(session_maker: async_sessionmaker[AsyncSession]) -> list[str]:
+    async with session_maker() as session:
+        return list(
+            await session.scalars(select(WebhookDelivery.event_type).order_by(WebhookDelivery.created_at))
+        )
+
+
+async def subscribe(client, tenant: Tenant) -> None:  # type: ignore[no-untyped-def]
+    answer = await client.post(
+        "/api/v1/webhooks",
+        headers=tenant.headers,
+        json={"url": "https://hooks.example.com/alerts", "events": ["alert.opened", "alert.resolved"]},
+    )
+    assert answer.status_code == 201, answer.text
+
+
+async def test_a_helpful_drop_is_one_episode_that_updates_resolves_and_reopens(
+    client, session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:  # type: ignore[no-untyped-def]
+    await subscribe(client, tenant)
+    pid = tenant.project.id
+    await helpful_days(session_maker, pid, NOW - timedelta(days=2), 28, yes=32, no=8)  # 80 % helpful
+    assert await check(session_maker, tenant, NOW) == []
+    async with unit_of_work(session_maker) as session:
+        item = FeedbackItem(project_id=pid, message="The install command fails on macOS", path=PAGE)
+        session.add(item)
+    await helpful_days(session_maker, pid, NOW, 1, yes=12, no=28)  # today: 30 %
+
+    (alert,) = await check(session_maker, tenant, NOW)
+    assert alert.kind == "rating_drop" and alert.status == "open"
+    assert alert.subject == {"path": PAGE}
+    assert alert.title == f"Helpful on {PAGE} fell from 80 % to 30 %"
+    assert alert.before == pytest.approx(0.8) and alert.after == pytest.approx(0.3)
+    assert alert.p_value < 0.01
+    assert [e["message"] for e in alert.examples] == ["The install command fails on macOS"]
+    assert alert.evidence["unit"] == "share" and len(alert.evidence["series"]) == 14
+
+    await helpful_days(session_maker, pid, NOW + timedelta(hours=1), 1, yes=0, no=40)  # worse still
+    (updated,) = await check(session_maker, tenant, NOW + timedelta(hours=1), DROP)
+    assert updated.id == alert.id and updated.after == pytest.approx(12 / 80)
+
+    # Back to 80 %: it stays open until a day has passed with the page within its baseline.
+    t1 = NOW + timedelta(days=1, hours=2)
+    await helpful_days(session_maker, pid, t1, 1, yes=200, no=50)
+    assert [a.status for a in await check(session_maker, tenant, t1, DROP)] == [
+        "open"
+    ]  # yesterday still weighs
+    t2 = NOW + timedelta(days=2, hours=1)
+    await helpful_days(session_maker, pid, t2, 1, yes=200, no=50)
+    assert [a.status for a in await check(session_maker, tenant, t2, DROP)] == ["open"]  # back, for 23 hours
+    t3 = t1 + timedelta(hours=25)
+    (resolved,) = await check(session_maker, tenant, t3, DROP)
+    assert resolved.status == "resolved" and resolved.resolved_at == t3
+
+    again = t3 + timedelta(hours=1)
+    await helpful_days(session_maker, pid, again, 1, yes=5, no=150)
+    first, second = await check(session_maker, tenant, again, DROP)
+    assert (first.id, first.status) == (alert.id, "resolved")
+    assert second.status == "open" and second.id != alert.id
+    events = await webhook_events(session_maker)
+    assert events.count("alert.opened") >= 2 and "alert.resolved" in events
+
+
+async def test_negative_answers_beyond_their_share_spike(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    pid = tenant.project.id
+    async with unit_of_work(session_maker) as session:
+        for back in range(1, 29):  # 10 % of 5-star answers are 1 or 2 stars
+            when = NOW - timedelta(days=back)
+            await count_answers(session, pid, when, {("star", 5): 90, ("star", 1): 10}, scale=5)
+    hour = NOW - timedelta(hours=3)
+    for _ in range(3):  # quiet hours: 1 negative in 10
+        async with unit_of_work(session_maker) as session:
+            await count_answers(session, pid, hour, {("star", 4): 9, ("star", 2): 1}, scale=5)
+        assert await check(session_maker, tenant, hour) == []
+        hour += timedelta(hours=1)
+    async with unit_of_work(session_maker) as session:  # then 12 of 20 answers negative in an hour
+        await count_answers(session, pid, hour, {("star", 4): 8, ("star", 1): 12}, scale=5)
+    (alert,) = await check(session_maker, tenant, hour)
+    assert alert.kind == "negative_spike" and alert.subject == {}
+    assert alert.before == pytest.approx(0.1) and alert.after == pytest.approx(0.6)
+    assert alert.title.startswith("Negative answers rose to 12 of 20 (60 %)")
+
+
+async def test_a_theme_that_surges_opens_an_alert_with_its_items(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    pid = tenant.project.id
+    async with unit_of_work(session_maker) as session:
+        theme = Theme(id=uuid7(), project_id=pid, label="Login page times out", keywords=["login", "timeout"])
+        session.add(theme)
+        moments = [NOW - timedelta(days=d) for d in (20, 10)] + [
+            NOW - timedelta(hours=h) for h in range(1, 8)
+        ]
+        for index, moment in enumerate(moments):
+            item = FeedbackItem(
+                id=uuid7(), project_id=pid, message=f"login timed out {index}", created_at=moment
+            )
+            session.add(item)
+            await session.flush()
+            session.add(FeedbackEmbedding(id=item.id, project_id=pid, theme_id=theme.id))
+    (alert,) = await check(session_maker, tenant, NOW)
+    assert alert.kind == "theme_surge"
+    assert alert.subject == {"theme_id": str(theme.id), "label": "Login page times out"}
+    assert alert.after == 7 and alert.before == pytest.approx(2 / 28, abs=0.001)
+    assert [e["message"] for e in alert.examples] == [f"login timed out {i}" for i in (2, 3, 4)]
