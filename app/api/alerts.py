@@ -46,7 +46,7 @@ class AlertController(Controller):
         summary="Acknowledge or resolve an alert",
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
-    async def change_alert(self, alerts: Alerts, alert_id: str, data: AlertPatchBody) -> AlertOut:
+    async def patch_alert(self, alerts: Alerts, alert_id: str, data: AlertPatchBody) -> AlertOut:
         """`acknowledged`: seen, someone is on it (it keeps updating and resolves itself, without mail);
         `resolved`: closed by hand (the next episode opens a new alert)."""
         return AlertOut.of(await alerts.change(alert_id, data.status))
@@ -61,7 +61,7 @@ class AlertController(Controller):
         summary="Set the project's alert rules",
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
-    async def put_alert_rules(self, alerts: Alerts, data: AlertRules) -> AlertRules:
+    async def set_alert_rules(self, alerts: Alerts, data: AlertRules) -> AlertRules:
         """Each kind on or off with its thresholds (p-value at most 0.2; minimum answers or items); a kind
         left out keeps its defaults."""
         return await alerts.set_rules(data)

@@ -64,6 +64,7 @@ RULES_ACROSS_VALUES = (
     *("submitFeedback", "enableTracker"),
     *("createSurvey", "patchSurvey", "getSurveyResults", "submitSurveyResponse"),
     *("getChurn", "exportChurn", "createReward"),
+    "patchAlert",
 )
 """Operations with a rule no schema can state, answered 400 to a request that breaks it: an `until`
 earlier than `since`, a project id in `project_ids` that is not one of the organization's projects, an
@@ -71,9 +72,9 @@ allowed origin that is not a valid origin (the rules of host names and public su
 is not a member of the organization, a file that is not a whole PNG, JPEG or WebP image, a tracker's
 settings sent to another tracker's path (the body is one of the trackers' bodies: the path says which), a
 survey's texts in a language it does not have (or a rating without a scale, choices on a question of another
-type), an answer that does not fit its question or a survey that takes no answers., a
-churn window longer than 120 months, a discount for an item that is not a cancellation from Stripe or
-Polar."""
+type), an answer that does not fit its question or a survey that takes no answers, a churn window longer than
+120 months, a discount for an item that is not a cancellation from Stripe or Polar, an alert changed
+without a status (another project's alert is 404 before its body is judged)."""
 
 
 _ISSUE_NUMBERS = count(1)
