@@ -65,7 +65,9 @@ def test_feedback_by_hand_downloads_erasure_and_audit_log(page: Page, console_se
     page.get_by_label("Submitted by").fill("visitor-7")
     page.get_by_role("button", name="Erase").click()
     expect(
-        page.get_by_text("0 feedback items, 0 ratings and 0 contact messages will be deleted")
+        page.get_by_text(
+            "0 feedback items, 0 ratings, 0 contact messages and 0 survey responses will be deleted"
+        )
     ).to_be_visible()
     screenshot(page, "25-privacy-confirm")
     page.get_by_role("button", name="Confirm erasure").click()

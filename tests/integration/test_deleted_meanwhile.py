@@ -23,11 +23,12 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import ContactMessage, FeedbackItem, Project, Survey, WebhookEndpoint
+from app.db.models import Alert, ContactMessage, FeedbackItem, Project, Survey, WebhookEndpoint
 from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.projects import Projects
 from tenants.scope import operator_scope
+from tests.alert_counts import stored_alert
 from tests.factories import Tenant, add_project
 from tests.integration.public.servers import running_server, server_env
 from tests.lock_waits import until_waiting_on_a_lock
@@ -52,7 +53,7 @@ class Race:
 
     def path(self, template: str, tenant: Tenant, ident: str) -> str:
         project_id = tenant.project_id if self.model is not Project else ident
-        ids = {name: ident for name in ("feedback_id", "webhook_id", "message_id", "survey_id")}
+        ids = {name: ident for name in ("feedback_id", "webhook_id", "message_id", "survey_id", "alert_id")}
         return template.format(project_id=project_id, **ids)
 
 
@@ -122,6 +123,21 @@ async def _delete_survey(client: Client, tenant: Tenant, session_maker: Maker, i
     return (await client.delete(url, headers=tenant.headers)).status_code
 
 
+async def _new_alert(client: Client, tenant: Tenant, session_maker: Maker, n: int) -> str:
+    """An open alert as a check opens it: no API route makes one."""
+    async with unit_of_work(session_maker) as session:
+        alert = stored_alert(tenant.project.id, path=f"/raced/{n}")
+        session.add(alert)
+    return str(alert.id)
+
+
+async def _delete_alert(client: Client, tenant: Tenant, session_maker: Maker, ident: str) -> int:
+    """No API route deletes an alert: it goes with its project (a deletion's cascade)."""
+    async with unit_of_work(session_maker) as session:
+        await session.execute(delete(Alert).where(Alert.id == ident))
+    return 204
+
+
 RACES = {
     "/api/v1/projects/{project_id}": Race(Project, {"name": "Renamed"}, _new_project, _delete_project),
     "/api/v1/projects/{project_id}/feedback/{feedback_id}": Race(
@@ -135,6 +151,9 @@ RACES = {
     ),
     "/api/v1/projects/{project_id}/surveys/{survey_id}": Race(
         Survey, {"name": "Renamed", "status": "active"}, _new_survey, _delete_survey
+    ),
+    "/api/v1/projects/{project_id}/alerts/{alert_id}": Race(
+        Alert, {"status": "acknowledged"}, _new_alert, _delete_alert
     ),
 }
 
