@@ -26,6 +26,9 @@ access_log = logging.getLogger("hearken.access")
 UNMATCHED = "unmatched"
 """The route label of a request no route answered (404, 405): never the raw path."""
 QUIET_PREFIXES = ("/static/", "/healthz", "/readyz", "/metrics")
+QUIET_READS = frozenset({"/api/v1/surveys/active", "/api/v1/surveys/{survey_id}/definition"})
+"""What the survey widget reads on visitors' page views: counted in the metrics, logged only at DEBUG
+like the submissions (a line per page view of every customer's site would drown the log)."""
 WITHOUT_DEADLINE = frozenset({"/api/v1/rating/submit", "/api/v1/ratings", "/healthz"})
 """Paths served without the per-request deadline task: ratings have a deadline per batch, and a task per
 request would cost the public submit path (feedback and contact submissions are not hot: they keep it)."""
@@ -77,6 +80,7 @@ def _series(method: str, route: str, status: int) -> tuple[RequestSeries, bool]:
     """Where requests of this route and status are counted, and whether their access line is INFO."""
     quiet = (
         (method == "POST" and route in SUBMISSION_ENDPOINTS)
+        or (method == "GET" and route in QUIET_READS)
         or route.startswith(QUIET_PREFIXES)
         or method == "OPTIONS"
     )

@@ -74,6 +74,7 @@ SUBMISSION_ENDPOINTS = {
     "/api/v1/ratings": "ratings",
     "/api/v1/feedback/submit": "feedback",
     "/api/v1/contact/submit": "contact",
+    "/api/v1/surveys/{survey_id}/responses/submit": "survey_response",
 }
 """The public submission routes by their template, and the endpoint label each is counted under."""
 SUBMISSION_OUTCOMES = {
