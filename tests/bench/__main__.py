@@ -34,6 +34,7 @@ from tests.bench.insights import insights_part
 from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.mcp_calls import mcp_part
 from tests.bench.servers import ROOT, Server, start
+from tests.bench.surveys import surveys_part
 from tests.bench.webhooks import webhooks_part
 from tests.bench.widget_sizes import widget_sizes_part
 from tests.services import REDIS_URL, reachable
@@ -74,6 +75,9 @@ at 100,000 items and theme recomputation (both databases)."""
 ONLY_WIDGETS = os.environ.get("BENCH_ONLY") == "widgets"
 """BENCH_ONLY=widgets prints the widget files' gzipped sizes (the survey loader and renderer among them)
 against their budgets alone."""
+ONLY_SURVEYS = os.environ.get("BENCH_ONLY") == "surveys"
+"""BENCH_ONLY=surveys measures survey response submits beside rating submits (both databases), the active
+list and one survey's results at 10,000 and 100,000 responses alone (tests/bench/surveys.py)."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -468,6 +472,12 @@ def main() -> None:
         print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
         RESULTS.parent.mkdir(exist_ok=True)
         (RESULTS.parent / "alerts.json").write_text(json.dumps(results, indent=2))
+        return
+    if ONLY_SURVEYS:
+        results["surveys"] = surveys_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "surveys.json").write_text(json.dumps(results, indent=2))
         return
     results["widgets"] = widget_sizes_part(record)
     if ONLY_WIDGETS:
