@@ -68,7 +68,7 @@ async def theme_surges(
             Finding(
                 kind="theme_surge",
                 subject={"theme_id": str(theme_id), "label": label},
-                title=f"“{label}”: {items} items in {window}, against {per_day:.1f} a day before",
+                title=f"“{label}”: {items} items in {window}, against {_usual(before, days)}",
                 before=round(before / days, 3),
                 after=float(summary.count),
                 p_value=p,
@@ -76,13 +76,18 @@ async def theme_surges(
                 series=[
                     (f"{round(days)}-day mean", before / days, before),
                     ("Last 24 h", float(summary.count), summary.count),
-                    ("Last 3 h", float(in_short), in_short),
                 ],
                 unit="count",
                 example_ids=[str(i) for i in summary.sample_ids],
             )
         )
     return findings
+
+
+def _usual(before: int, days: float) -> str:
+    if before == 0:
+        return f"none in the {round(days)} days before"
+    return f"{before / days:.1f} a day before"
 
 
 def _p(items: int, expected: float) -> float:
