@@ -225,6 +225,7 @@ def _score(
             k: sum(a.kind == k for a in false) for k in ("rating_drop", "negative_spike", "theme_surge")
         },
         "median_delay_hours": {k: round(statistics.median(v), 1) for k, v in sorted(delays.items())},
+        "surge_delays_hours": sorted(round(d, 1) for d in delays.get("theme_surge", [])),
         "check_ms_median": round(statistics.median(c[0] for c in costs), 2),
         "check_ms_p95": round(sorted(c[0] for c in costs)[int(len(costs) * 0.95)], 2),
         "check_queries_median": statistics.median(c[1] for c in costs),
