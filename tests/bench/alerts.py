@@ -2,7 +2,9 @@
 and weekly swings, feedback in five themes, and injected episodes of known start: a page's helpful share
 falling (0.8 to 0.45 for three days), negative answers surging (+5 an hour for six hours) and a theme
 surging (+5 items an hour for six hours). The real check runs at every hour of a fixed clock over the
-counters (and the themes through the insights service), as the periodic loop would.
+counters (and the themes through the insights service), as the periodic loop would; an episode starts at
+a random minute, so the check meets it at any phase of its hour, as the loop (about once an hour per
+project, at whatever minute its last check was) does.
 
 Printed: the share of injected episodes that opened an alert of their kind and subject, alerts that no
 episode explains per project-month, the median hours from an episode's start to its alert (per kind), and
