@@ -3,7 +3,8 @@
 // with its messages, and a box to answer. It shows in place of the feedback form, in the same dialog.
 // While it shows it asks every few seconds for what is new (the list, or the thread's messages after the
 // last one it has), and stops once the dialog closes or the person goes back to the form.
-// Sets window.HearkenFeedbackMessages = {open}; open takes {shadow, status, base, key, who, lang, back}.
+// Sets window.HearkenFeedbackMessages = {open}; open takes {shadow, status, base, key, who (the identity as
+// query pairs), lang, back}.
 
 import css from './feedback-messages.css';
 import { language } from './shared/config.js';
@@ -24,7 +25,7 @@ function open(ui) {
   const t = texts([STRINGS], lang);
   const form = ui.back.nextElementSibling; // the feedback form, which the view stands in for
   const url = (path, query) =>
-    `${ui.base}/api/v1/conversations${path}?` + new URLSearchParams({ project_key: ui.key, lang, ...ui.who, ...query });
+    `${ui.base}/api/v1/conversations${path}?` + new URLSearchParams([...Object.entries({ project_key: ui.key, lang, ...query }), ...ui.who]);
   const call = async (path, query, body) => {
     const response = await fetch(url(path, query), {
       method: body ? 'POST' : 'GET',
