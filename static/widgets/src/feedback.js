@@ -99,12 +99,14 @@ export default {
       },
       top: messages,
     });
-    // Messages shows for an identified person only: setUser with a signature, or a token.
-    api.identify = () => (messages.hidden = !who());
-    api.setUserToken = (token) => {
-      w.token = token;
-      api.identify();
-    };
+    // Messages shows for an identified person only: setUser with a signature (wrapped once create() has
+    // added it), or a token.
+    const identify = () => (messages.hidden = !who());
+    queueMicrotask(() => {
+      const set = api.setUser;
+      api.setUser = (...user) => ((user = set(...user)), identify(), user);
+    });
+    api.setUserToken = (token) => identify((w.token = token));
     return api;
   },
 };
