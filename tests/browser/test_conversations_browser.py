@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
+from app.identity.person_tokens import person_token
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.widget_pages import Site
 from tests.console_helpers import PASSWORD, add_user
@@ -59,15 +60,13 @@ def shoot(page: Page, name: str) -> Path:
     return path
 
 
-def test_a_person_and_a_member_talk_in_the_widget_and_the_console(
-    pages: tuple[Page, Page], site: Site
-) -> None:
-    widget, console = pages
+def signed_feedback(site: Site) -> str:
+    """The project's new identity secret, after the person sent one signed feedback item."""
     server, tenant = site.server, site.tenant
     made = local_http.post(
         f"{server.base_url}/api/v1/projects/{tenant.project_id}/identity-secret", headers=tenant.headers
     )
-    secret = made.json()["secret"]
+    secret: str = made.json()["secret"]
     signature = sign(secret, PERSON)
     submitted = local_http.post(
         f"{server.base_url}/api/v1/feedback/submit",
@@ -81,6 +80,15 @@ def test_a_person_and_a_member_talk_in_the_widget_and_the_console(
         headers={"Origin": site.host.origin},
     )
     assert submitted.status_code == 200, submitted.text
+    return secret
+
+
+def test_a_person_and_a_member_talk_in_the_widget_and_the_console(
+    pages: tuple[Page, Page], site: Site
+) -> None:
+    widget, console = pages
+    server, tenant = site.server, site.tenant
+    signature = sign(signed_feedback(site), PERSON)
     (item,) = server.read(tenant, "feedback")["feedback"]
     member = server._arrange(lambda maker: add_user(maker, tenant.org_id, "member@acme.example", "member"))
 
@@ -126,3 +134,36 @@ def test_a_person_and_a_member_talk_in_the_widget_and_the_console(
     view.get_by_role("button", name="Back", exact=True).click()
     expect(dialog.get_by_label("Message")).to_be_visible()
     expect(dialog.get_by_role("button", name="Messages")).to_be_focused()
+
+
+def test_a_token_identifies_the_person_and_the_view_speaks_german(
+    pages: tuple[Page, Page], site: Site
+) -> None:
+    widget, _ = pages
+    server, tenant = site.server, site.tenant
+    secret = signed_feedback(site)
+    (conversation,) = server.read(tenant, "conversations")["conversations"]
+    answered = local_http.post(
+        f"{server.base_url}/api/v1/projects/{tenant.project_id}/conversations/{conversation['id']}/messages",
+        json={"message": "Behoben in 3.2."},
+        headers=tenant.headers,
+    )
+    assert answered.status_code == 201, answered.text
+    token = person_token(secret, PERSON, email="ada@example.com")
+    widget.goto(
+        site.page(site.tag("feedback", language="de"), script=f"HearkenFeedback.setUserToken('{token}');")
+    )
+    widget.get_by_role("button", name="Feedback").click()
+    dialog = widget.get_by_role("dialog", name="Feedback senden")
+    dialog.get_by_role("button", name="Nachrichten").click()
+    view = dialog.get_by_role("region", name="Nachrichten")
+    thread = view.get_by_role("button", name="Export to CSV drops the last row")
+    expect(thread).to_contain_text("1 neu")
+    shoot(widget, "conversation-widget-list-de")
+    thread.click()
+    expect(view.get_by_text("Behoben in 3.2.")).to_be_visible()
+    expect(view.get_by_label("Ihre Antwort")).to_be_focused()
+    widget.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    widget.get_by_role("button", name="Feedback").click()
+    expect(dialog.get_by_label("Nachricht", exact=True)).to_be_visible()  # the form again, not the thread

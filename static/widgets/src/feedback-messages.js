@@ -59,7 +59,7 @@ function open(ui) {
     stop();
     ui.back.focus();
   };
-  const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (iso) => new Date(iso).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
   const item = (m) => h('li', { class: m.from === 'team' ? 'tm' : 'me' }, h('small', {}, m.from === 'team' ? t.team : t.you), h('p', {}, m.message), h('small', {}, when(m.created_at)));
 
   async function list() {
