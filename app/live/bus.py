@@ -1,0 +1,139 @@
+"""One interface, three ways to reach the other processes:
+
+- `InProcessBus`: a single process (SQLite): a publish is delivered to this process's subscribers.
+- `RedisBus`: with HEARKEN_REDIS_URL; one pub/sub connection per process (a pattern subscription to
+  every live channel), so a process's cost does not grow with its subscribers.
+- `PostgresBus`: PostgreSQL without Redis; one connection per process `LISTEN`s on one channel and a
+  publish is a `pg_notify` (payloads stay tiny: ids only).
+
+A publish is delivered to this process's own subscribers at once, whatever the connection's state, and
+sent to the others; what comes back from the others carries the sender's token and is not delivered twice.
+While the connection is down, `connected` is False and every subscriber is told RESYNC when it goes and
+when it is back (streams then read the database on a short timer until it is back, and once more after).
+The listener reconnects by itself, backing off up to RECONNECT_MAX_SECONDS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+
+from app.live.fanout import RESYNC, Fanout, Subscription
+
+RECONNECT_FIRST_SECONDS = 0.2
+RECONNECT_MAX_SECONDS = 5.0
+SEPARATOR = "\n"
+"""Between the sender's token, the channel and the payload of what goes over the shared connection."""
+
+logger = logging.getLogger("hearken.live")
+
+
+class LiveBus:
+    """publish(channel, payload) and subscribe(channel); `start()` and `close()` bracket a run."""
+
+    kind = "in-process"
+
+    def __init__(self) -> None:
+        self.fanout = Fanout()
+        self.connected = True
+        self.token = secrets.token_hex(6)
+        """This process's mark on what it sends, to know its own notifications when they come back."""
+
+    async def start(self) -> None:
+        """Nothing to connect to in one process."""
+
+    async def close(self) -> None:
+        """Nothing to let go of in one process."""
+
+    def subscribe(self, channel: str) -> AbstractAsyncContextManager[Subscription]:
+        return self.fanout.subscription(channel)
+
+    async def publish(self, channel: str, payload: str) -> None:
+        self.fanout.deliver(channel, payload)
+
+    def encode(self, channel: str, payload: str) -> str:
+        return SEPARATOR.join((self.token, channel, payload))
+
+    def received(self, data: str) -> None:
+        """A notification from the shared connection: delivered here unless this process sent it."""
+        token, _, rest = data.partition(SEPARATOR)
+        channel, _, payload = rest.partition(SEPARATOR)
+        if token != self.token and channel:
+            self.fanout.deliver(channel, payload)
+
+    def went_down(self, error: BaseException) -> None:
+        if self.connected:
+            self.connected = False
+            logger.warning(
+                "live notifications lost their %s connection (%s): streams read the database on a timer",
+                self.kind,
+                type(error).__name__,
+            )
+            self.fanout.broadcast(RESYNC)
+
+    def came_up(self, first: bool) -> None:
+        if not self.connected or first:
+            if not self.connected:
+                logger.warning("live notifications reach the other processes again through %s", self.kind)
+            self.connected = True
+            self.fanout.broadcast(RESYNC)
+
+
+InProcessBus = LiveBus
+
+
+class ListeningBus(LiveBus):
+    """A bus whose listener task keeps one connection open, reconnecting after a failure."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.connected = False
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._listener = asyncio.create_task(self._listen_forever(), name=f"live {self.kind} listener")
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+
+    async def publish(self, channel: str, payload: str) -> None:
+        self.fanout.deliver(channel, payload)
+        try:
+            await self.send(self.encode(channel, payload))
+        except Exception as error:  # the message is stored: a stream reads it on its timer
+            self.went_down(error)
+
+    async def send(self, data: str) -> None:
+        raise NotImplementedError
+
+    def listen(self) -> AbstractAsyncContextManager[AsyncIterator[str]]:
+        """Connect and subscribe; the iterator yields what the other processes sent, and raises when the
+        connection is lost (or found frozen)."""
+        raise NotImplementedError
+
+    async def _listen_forever(self) -> None:
+        pause = RECONNECT_FIRST_SECONDS
+        first = True
+        while True:
+            try:
+                async with self.listen() as notifications:
+                    self.came_up(first)
+                    first = False
+                    pause = RECONNECT_FIRST_SECONDS
+                    async for data in notifications:
+                        self.received(data)
+                raise ConnectionError("the listening connection ended")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # any failure of the connection: try again
+                self.went_down(error)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RECONNECT_MAX_SECONDS)
