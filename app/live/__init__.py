@@ -7,13 +7,20 @@ process. `streams.py` turns a subscription into a Server-Sent Events stream of a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.live.bus import InProcessBus, LiveBus
 from app.live.fanout import DROPPED, RESYNC, Subscription
 
-__all__ = ["DROPPED", "RESYNC", "LiveBus", "Subscription", "live_bus"]
+__all__ = ["DROPPED", "RESYNC", "LiveBus", "Subscription", "live_bus", "publish", "running"]
+
+_running: list[LiveBus] = []
+"""The bus of the application serving in this process (set while it serves): what is published after
+a commit, far from any request, goes through it."""
 
 
 def live_bus(settings: Settings, engine: AsyncEngine) -> LiveBus:
@@ -26,3 +33,18 @@ def live_bus(settings: Settings, engine: AsyncEngine) -> LiveBus:
 
         return PostgresBus(engine)
     return InProcessBus()
+
+
+@contextmanager
+def running(bus: LiveBus) -> Iterator[None]:
+    _running.append(bus)
+    try:
+        yield
+    finally:
+        _running.remove(bus)
+
+
+async def publish(channel: str, payload: str) -> None:
+    """On the serving application's bus; nothing without one (the command line, a migration)."""
+    if _running:
+        await _running[-1].publish(channel, payload)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+import weakref
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from app.errors import TooManyStreams
+from app.errors import ApiError, InvalidRequest, TooManyStreams
 from app.live.bus import LiveBus
-from app.live.fanout import DROPPED, RESYNC
+from app.live.fanout import DROPPED
 
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 2.0
@@ -41,37 +42,44 @@ RETRY_MILLISECONDS = 1500
 class LiveMessage:
     """A message as its stream sends it: its id (the event id) and its JSON body."""
 
-    id: str
+    id: int
     body: str
 
 
-ReadAfter = Callable[[str | None], Awaitable[Sequence[LiveMessage]]]
-"""The messages after an id (None: from the start), oldest first, read in a session of its own."""
+ReadAfter = Callable[[int], Awaitable[Sequence[LiveMessage]]]
+"""The messages after an id, oldest first, read in a session of its own; ApiError (the conversation is
+gone, access was taken away) ends the stream."""
 
 
 def conversation_channel(conversation_id: object) -> str:
     return f"conversation:{conversation_id}"
 
 
-def last_event_id(header: str | None, query: str | None) -> str | None:
+def resume_after(header: str | None, query: int | None) -> int | None:
     """Where a client resumes: the `Last-Event-ID` header (an EventSource reconnecting), else the
-    `last_event_id` query parameter (the first connection of a page that already shows messages)."""
-    for value in (header, query):
-        if value is not None and value.strip():
-            return value.strip()[:100]
-    return None
+    `last_event_id` query parameter (the first connection of a page that already shows messages); None:
+    from the conversation's latest message on."""
+    if header is not None and header.strip():
+        text = header.strip()
+        if not text.isdigit() or len(text) > 18:
+            raise InvalidRequest("Last-Event-ID", "must be a message id (a whole number)")
+        return int(text)
+    return query
 
 
-def message_stream(bus: LiveBus, channel: str, after: str | None, read_after: ReadAfter,
-                   release: Callable[[], None]) -> ServerSentEvent:  # fmt: skip
-    """The response: `retry` first, then the messages after `after`, live ones as they come."""
-    return ServerSentEvent(
-        _events(bus, channel, after, read_after, release), retry_duration=RETRY_MILLISECONDS
-    )
+def message_stream(
+    bus: LiveBus, channel: str, after: int, read_after: ReadAfter, release: Callable[[], None]
+) -> ServerSentEvent:
+    """The response: `retry` first, then the messages after `after`, live ones as they come. `release`
+    (from `OpenStreams.admit`) is called when the stream ends, or when it is dropped unstarted."""
+    events = _events(bus, channel, after, read_after, release)
+    weakref.finalize(events, release)
+    return ServerSentEvent(events, retry_duration=RETRY_MILLISECONDS)
 
 
-async def _events(bus: LiveBus, channel: str, after: str | None, read_after: ReadAfter,
-                  release: Callable[[], None]) -> AsyncIterator[ServerSentEventMessage]:  # fmt: skip
+async def _events(
+    bus: LiveBus, channel: str, after: int, read_after: ReadAfter, release: Callable[[], None]
+) -> AsyncIterator[ServerSentEventMessage]:
     try:
         ends_at = time.monotonic() + MAX_STREAM_SECONDS * random.uniform(0.9, 1.0)
         async with bus.subscribe(channel) as subscription:
@@ -92,8 +100,8 @@ async def _events(bus: LiveBus, channel: str, after: str | None, read_after: Rea
                 for message in await read_after(last):
                     last = message.id
                     yield _event(message)
-                if item is RESYNC and not bus.connected:
-                    yield ServerSentEventMessage(data=None, comment="")
+    except ApiError:
+        return  # the conversation is gone or no longer this reader's: the client's reconnect is refused
     finally:
         release()
 
