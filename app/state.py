@@ -27,7 +27,7 @@ from app.db.replicas import replica_set
 from app.ingest import Ingest, build_ingest
 from app.insights.engine import configure as configure_insights
 from app.integrations.openid_connect import OpenIdClient
-from app.live import LiveBus, live_bus
+from app.live import LiveBus, live_bus, running
 from app.live.streams import OpenStreams, StreamLimits
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
@@ -85,7 +85,8 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
         }
     )
     try:
-        yield
+        with running(bus):
+            yield
     finally:
         await bus.close()
         await ingest.close()
