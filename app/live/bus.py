@@ -40,6 +40,8 @@ class LiveBus:
     def __init__(self) -> None:
         self.fanout = Fanout()
         self.connected = True
+        self._lost = False
+        """The connection failed and has not come back since (its loss was logged)."""
         self.token = secrets.token_hex(6)
         """This process's mark on what it sends, to know its own notifications when they come back."""
 
@@ -66,8 +68,9 @@ class LiveBus:
             self.fanout.deliver(channel, payload)
 
     def went_down(self, error: BaseException) -> None:
-        if self.connected:
+        if self.connected or not self._lost:
             self.connected = False
+            self._lost = True
             logger.warning(
                 "live notifications lost their %s connection (%s): streams read the database on a timer",
                 self.kind,
@@ -75,10 +78,11 @@ class LiveBus:
             )
             self.fanout.broadcast(RESYNC)
 
-    def came_up(self, first: bool) -> None:
-        if not self.connected or first:
-            if not self.connected:
+    def came_up(self) -> None:
+        if not self.connected:
+            if self._lost:
                 logger.warning("live notifications reach the other processes again through %s", self.kind)
+            self._lost = False
             self.connected = True
             self.fanout.broadcast(RESYNC)
 
@@ -121,12 +125,10 @@ class ListeningBus(LiveBus):
 
     async def _listen_forever(self) -> None:
         pause = RECONNECT_FIRST_SECONDS
-        first = True
         while True:
             try:
                 async with self.listen() as notifications:
-                    self.came_up(first)
-                    first = False
+                    self.came_up()
                     pause = RECONNECT_FIRST_SECONDS
                     async for data in notifications:
                         self.received(data)

@@ -18,7 +18,6 @@ import json
 import os
 import random
 import resource
-import statistics
 import tempfile
 import time
 import urllib.request
@@ -97,7 +96,7 @@ def set_up_site(base: str, project_id: str, project_key: str, token: str, people
     for number in range(people):
         person = f"person-{number}"
         _call("POST", f"{base}/api/v1/feedback/submit", {
-            "project_key": project_key, "message": f"Feedback from {person}", "type": "question",
+            "project_key": project_key, "message": f"Feedback from {person}",
             "submitted_by": person, "user_signature": user_signature(secret, person)})  # fmt: skip
         listed = _call("GET", f"{base}/api/v1/conversations?{urlencode(site.identity(person))}")
         site.conversations[person] = listed["conversations"][0]["id"]
@@ -167,7 +166,9 @@ async def team_message(site: Site, conversation: str) -> tuple[int, float]:
     return int(answer["id"]), sent
 
 
-async def arrival_delays(site: Site, streams: list[Stream], messages: int, seconds: float = 10) -> list[float]:
+async def arrival_delays(
+    site: Site, streams: list[Stream], messages: int, seconds: float = 10
+) -> list[float]:
     """Seconds from each post to its arrival at each stream of its conversation."""
     by_conversation: dict[str, list[Stream]] = {}
     for stream in streams:
@@ -205,7 +206,9 @@ async def _held_part(record: Callable[..., None], url: str, tenant: tuple[str, A
            "HEARKEN_EMBEDDINGS": "off", "HEARKEN_LIVE_STREAMS_PER_PERSON": "100", **LIMITS}  # fmt: skip
     server: Server = start("app.main:create_app", workers=1, env=env)
     try:
-        site = await asyncio.to_thread(set_up_site, server.url, str(project.id), str(project.key), token, PEOPLE)
+        site = await asyncio.to_thread(
+            set_up_site, server.url, str(project.id), str(project.key), token, PEOPLE
+        )
         before = server.worker_rss_mb()[0]
         started = time.monotonic()
         streams = await open_streams(server.url, site, HELD // PEOPLE)
@@ -244,7 +247,8 @@ async def _latency_part(record: Callable[..., None], url: str, tenant: tuple[str
         for number in range(people):
             person = f"person-{number}"
             listed = await asyncio.to_thread(
-                _call, "GET", f"{balancer.url}/api/v1/conversations?{urlencode(site.identity(person))}")
+                _call, "GET", f"{balancer.url}/api/v1/conversations?{urlencode(site.identity(person))}"
+            )
             site.conversations[person] = listed["conversations"][0]["id"]
         streams = await open_streams(balancer.url, site, LATENCY_TABS)
         await asyncio.sleep(1)
