@@ -28,6 +28,7 @@ from app.ingest import Ingest, build_ingest
 from app.insights.engine import configure as configure_insights
 from app.integrations.openid_connect import OpenIdClient
 from app.live import LiveBus, live_bus, running
+from app.live.bus import streams_end_on_stop
 from app.live.streams import OpenStreams, StreamLimits
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
@@ -85,7 +86,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
         }
     )
     try:
-        with running(bus):
+        with running(bus), streams_end_on_stop(bus):
             yield
     finally:
         await bus.close()

@@ -19,8 +19,11 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+import signal
+import threading
+from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractAsyncContextManager
+from types import FrameType
 
 from app.live.fanout import RESYNC, Fanout, Subscription
 
@@ -88,6 +91,41 @@ class LiveBus:
 
 
 InProcessBus = LiveBus
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def streams_end_on_stop(bus: LiveBus) -> Iterator[None]:
+    """While serving, a stop signal first ends every open stream, then goes to the server's own handler.
+
+    The server drains on SIGTERM: it stops accepting and waits for the requests under way to finish, and
+    a live stream never finishes by itself. Ended, its clients reconnect (to another process, behind a
+    load balancer) and resume from the database. Outside the main thread (an application run by a test
+    client) there is no signal to take."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+
+    def on_stop(number: int, frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(bus.fanout.end_all)
+        handler = previous[number]
+        if callable(handler):
+            handler(number, frame)
+        else:  # the default disposition (or none): as if this handler had never been there
+            signal.signal(number, handler)
+            signal.raise_signal(number)
+
+    for number in STOP_SIGNALS:
+        signal.signal(number, on_stop)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            if signal.getsignal(number) is on_stop:
+                signal.signal(number, handler)
 
 
 class ListeningBus(LiveBus):

@@ -103,6 +103,13 @@ class Fanout:
             for subscription in tuple(subscribers):
                 self._offer(subscription, signal)
 
+    def end_all(self) -> None:
+        """Every subscriber's stream ends (the process is stopping; clients reconnect elsewhere)."""
+        for subscribers in tuple(self.channels.values()):
+            for subscription in tuple(subscribers):
+                self._remove(subscription)
+                subscription.drop()
+
     def _offer(self, subscription: Subscription, item: str | Signal) -> None:
         if not subscription.offer(item):
             logger.info("a live subscriber fell %d notifications behind: dropped", self.queue_size)
