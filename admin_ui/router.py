@@ -22,6 +22,7 @@ from admin_ui.controllers.churn import ChurnController
 from admin_ui.controllers.connect import ConnectController
 from admin_ui.controllers.contact import ContactController
 from admin_ui.controllers.conversation_events import ConversationEventsController
+from admin_ui.controllers.conversations import ConversationConsoleController
 from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.guides import GuideController
@@ -100,6 +101,7 @@ def console_router(settings: Settings) -> Router:
             SpamController,
             ContactController,
             ConversationEventsController,
+            ConversationConsoleController,
             ExportsController,
             MembersController,
             SignInPolicyController,

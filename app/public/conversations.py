@@ -120,9 +120,13 @@ class PublicConversationController(Controller):
     ) -> MessageOut:
         """`{"message"}` (1 to 5,000 characters) from the person; the team sees it at once and, unread
         for 5 minutes, the members get one mail about it."""
-        threads, person = await _person(request, db_session, project_key, user, sig, token)
+        threads, person = await _person(
+            request, db_session, project_key, user, sig, token, "conversation_messages"
+        )
         data = await strict_body(request, data)
         conversation = await threads.get(person, parse_uuid(conversation_id, "conversation_id"))
+        if not data.message.strip():  # refused before it spends the person's budget
+            raise InvalidRequest("message", "must not be blank")
         budget: CallBudget = request.app.state.conversation_budget
         wait = await budget.spend(f"{conversation.project_id}:{person.id}")
         if wait:
@@ -138,6 +142,7 @@ async def _person(
     user: str | None,
     sig: str | None,
     token: str | None,
+    endpoint: str = "conversations",
 ) -> tuple[PersonConversations, IdentifiedPerson]:
     """The person's conversations service and who they are. No identity at all is 401 before anything
     else; then the project (the public gate), then the identity checked against its secret."""
@@ -149,7 +154,7 @@ async def _person(
     if not project_key:
         raise InvalidRequest("project_key", "is required")
     key = parse_uuid(project_key, "project_key")
-    project = await ingest_of(request.scope).admit(request.scope, "conversations", key)
+    project = await ingest_of(request.scope).admit(request.scope, endpoint, key)
     person = identify_person(project.identity_secret, user=user, sig=sig, token=token)
     return PersonConversations(session, widget_scope(project.org_id), project.as_project()), person
 
