@@ -204,7 +204,7 @@ async def _held_part(record: Callable[..., None], url: str, tenant: tuple[str, A
     token, project = tenant
     env = {"HEARKEN_DATABASE_URL": url, "HEARKEN_SECRET_KEY": "bench-secret-for-the-live-streams-bench",
            "HEARKEN_EMBEDDINGS": "off", "HEARKEN_LIVE_STREAMS_PER_PERSON": "100", **LIMITS}  # fmt: skip
-    server: Server = start("app.main:create_app", workers=1, env=env)
+    server: Server = start("app.main:create_app", workers=1, env=env, ready_path="/healthz")
     try:
         site = await asyncio.to_thread(
             set_up_site, server.url, str(project.id), str(project.key), token, PEOPLE
