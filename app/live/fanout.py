@@ -34,43 +34,66 @@ DROPPED = Signal.DROPPED
 
 
 class Subscription:
-    """One subscriber's notifications of one channel: payloads (str) or a Signal."""
+    """One subscriber's notifications of one channel: payloads (str) or a Signal.
+
+    A list and at most one waiting future rather than an asyncio.Queue: a process holds thousands of
+    these, and a queue (four deques and an event) costs several kilobytes each."""
+
+    __slots__ = ("channel", "dropped", "items", "size", "waiter")
 
     def __init__(self, channel: str, size: int = QUEUE_SIZE) -> None:
         self.channel = channel
-        self.queue: asyncio.Queue[str | Signal] = asyncio.Queue(maxsize=size)
+        self.size = size
+        self.items: list[str | Signal] = []
+        self.waiter: asyncio.Future[None] | None = None
         self.dropped = False
 
     def offer(self, item: str | Signal) -> bool:
         """Queue `item` without waiting; False when the queue is full."""
-        try:
-            self.queue.put_nowait(item)
-        except asyncio.QueueFull:
+        if len(self.items) >= self.size:
             return False
+        self.items.append(item)
+        self._wake()
         return True
 
     def drop(self) -> None:
         self.dropped = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(DROPPED)
+        self.items = [DROPPED]
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
 
     async def get(self, timeout: float | None = None) -> str | Signal | None:
         """The next notification; None when `timeout` seconds passed without one."""
-        try:
-            return await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return None
+        if not self.items:
+            loop = asyncio.get_running_loop()
+            self.waiter = waiter = loop.create_future()
+            timer = None if timeout is None else loop.call_later(timeout, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                self.waiter = None
+                if timer is not None:
+                    timer.cancel()
+        return self.items.pop(0) if self.items else None
 
     def __aiter__(self) -> AsyncIterator[str | Signal]:
         return self._items()
 
     async def _items(self) -> AsyncIterator[str | Signal]:
         while True:
-            item = await self.queue.get()
+            item = await self.get()
             if item is DROPPED:
                 return
-            yield item
+            if item is not None:
+                yield item
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class Fanout:
