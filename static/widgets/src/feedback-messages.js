@@ -5,7 +5,8 @@
 // resumes after the last id received). Otherwise, and while that stream is not open, it asks every few
 // seconds for what is new (the list, or the thread's messages after the last one it has). Both stop once
 // the dialog closes or the person goes back to the form.
-// Sets window.HearkenFeedbackMessages = {open}; open takes {shadow, status, base, key, who, lang, back}.
+// Sets window.HearkenFeedbackMessages = {open}; open takes {shadow, status, base, key, who (the identity as
+// query pairs), lang, back}.
 
 import css from './feedback-messages.css';
 import { language } from './shared/config.js';
@@ -26,7 +27,7 @@ function open(ui) {
   const t = texts([STRINGS], lang);
   const form = ui.back.nextElementSibling; // the feedback form, which the view stands in for
   const url = (path, query) =>
-    `${ui.base}/api/v1/conversations${path}?` + new URLSearchParams({ project_key: ui.key, lang, ...ui.who, ...query });
+    `${ui.base}/api/v1/conversations${path}?` + new URLSearchParams([...Object.entries({ project_key: ui.key, lang, ...query }), ...ui.who]);
   const call = async (path, query, body) => {
     const response = await fetch(url(path, query), {
       method: body ? 'POST' : 'GET',
@@ -63,7 +64,7 @@ function open(ui) {
     stop();
     ui.back.focus();
   };
-  const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (iso) => new Date(iso).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
   const item = (m) => h('li', { class: m.from === 'team' ? 'tm' : 'me' }, h('small', {}, m.from === 'team' ? t.team : t.you), h('p', {}, m.message), h('small', {}, when(m.created_at)));
 
   const add = (m) => {

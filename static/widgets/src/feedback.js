@@ -70,7 +70,8 @@ export default {
       }
     };
     const use = (action) => () => load('media', () => window.HearkenFeedbackMedia[action]({ shadow: w.root, status: w.region, texts: t, files, list }));
-    const who = () => (w.token ? { token: w.token } : w.user && { user: w.user.submitted_by, sig: w.user.user_signature });
+    // The identity as query pairs (their names are strings: the bundler renames a property named user)
+    const who = () => (w.token ? [['token', w.token]] : w.user?.user_signature ? [['user', w.user.submitted_by], ['sig', w.user.user_signature]] : 0);
     const messages = h('button', { type: 'button', hidden: true }, t.messages);
     messages.onclick = () =>
       load('messages', () =>
@@ -98,12 +99,14 @@ export default {
       },
       top: messages,
     });
-    // Messages shows for an identified person only: setUser with a signature, or a token.
-    api.identify = () => (messages.hidden = !who()?.sig && !w.token);
-    api.setUserToken = (token) => {
-      w.token = token;
-      api.identify();
-    };
+    // Messages shows for an identified person only: setUser with a signature (wrapped once create() has
+    // added it), or a token.
+    const identify = () => (messages.hidden = !who());
+    queueMicrotask(() => {
+      const set = api.setUser;
+      api.setUser = (...user) => ((user = set(...user)), identify(), user);
+    });
+    api.setUserToken = (token) => identify((w.token = token));
     return api;
   },
 };

@@ -49,7 +49,6 @@ export function create({ name, global, strings, perPage, build }, data, base, pl
   api.setUser = (id, signature) => {
     const valid = !id || USER_ID.test(id); // an invalid id changes nothing: the answer false says so
     if (valid) w.user = id && { submitted_by: String(id), user_signature: signature };
-    api.identify?.(); // the feedback widget shows Messages to an identified person
     return valid;
   };
   api.remove = () => {
