@@ -15,6 +15,7 @@ long-lived clients spread over the processes as they restart.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 import weakref
@@ -85,7 +86,7 @@ async def _events(
         async with bus.subscribe(channel) as subscription:
             # Subscribed before the first read: a message stored in between is read now or announced.
             last = after
-            for message in await read_after(last):
+            for message in await _read(read_after, last):
                 last = message.id
                 yield _event(message)
             while time.monotonic() < ends_at:
@@ -97,13 +98,19 @@ async def _events(
                     yield ServerSentEventMessage(data=None, comment="")
                     continue
                 # A notification, RESYNC, or a poll while the bus is down: read what is new.
-                for message in await read_after(last):
+                for message in await _read(read_after, last):
                     last = message.id
                     yield _event(message)
     except ApiError:
         return  # the conversation is gone or no longer this reader's: the client's reconnect is refused
     finally:
         release()
+
+
+async def _read(read_after: ReadAfter, after: int) -> Sequence[LiveMessage]:
+    """Shielded: a client that leaves during a read cancels the stream, not the read, whose session then
+    returns its connection to the pool instead of leaving it to the garbage collector."""
+    return await asyncio.shield(read_after(after))
 
 
 def _event(message: LiveMessage) -> ServerSentEventMessage:
