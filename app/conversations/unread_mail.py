@@ -1,8 +1,9 @@
 """Mail about messages left unread: when a side has not read the other side's message for 5 minutes (its
 page is closed, or it looks elsewhere), one mail tells it, and never more than one per conversation and
 side an hour. The person's mail goes to the address of their identity token or the one they gave with
-the subject, in the language of their widget; the team's to each member of the project's organization,
-in their own language, with a link to the conversation in the console.
+the subject, in the language of their widget; the team's to each member of the project's organization
+who hears of new feedback (or contact messages, for those) and confirmed their address, in their own
+language, with a link to the conversation in the console.
 
 A process claims each mail by a conditional update of the conversation's marks (when and up to which
 message it last mailed that side), in the transaction that queues the mail, so two processes looking at
@@ -17,9 +18,10 @@ from sqlalchemy import exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import Conversation, ConversationMessage, Membership, Project, Sender, User
+from app.db.models import Conversation, ConversationMessage, Frequency, Project, Sender
 from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
+from app.notifications.choices import members_choices
 
 UNREAD_FOR = timedelta(minutes=5)
 AT_MOST_EVERY = timedelta(hours=1)
@@ -132,21 +134,21 @@ async def _mails(
         ]
     area = "feedback" if conversation.feedback_id is not None else "contact"
     url = f"{settings.base_url.rstrip('/')}/projects/{project.id}/{area}/{about}#conversation"
-    members = await session.execute(
-        select(User.email, User.language)
-        .join(Membership, Membership.user_id == User.id)
-        .where(Membership.org_id == project.org_id)
-        .order_by(Membership.created_at, Membership.id)
-    )
+    kind = "feedback" if conversation.feedback_id is not None else "contact"
+    members = [
+        choice
+        for choice in await members_choices(session, project.org_id, project.id)
+        if choice.confirmed and choice.of(kind) != Frequency.OFF.value
+    ]
     return [
         Mail(
-            recipient=email,
-            language=language,
+            recipient=member.email,
+            language=member.language,
             kind="conversation_team",
             url=url,
             values={"project": project.name, "person": conversation.person},
             items=quoted,
             about=about,
         )
-        for email, language in members
+        for member in members
     ]

@@ -137,7 +137,7 @@ function open(ui) {
   view.closest('dialog')?.addEventListener('close', stop, { once: true }); // the next opening starts at the form
   say(ui.status, '');
   list().then(() => heading.focus(), fail);
-  timer = setInterval(() => fresh().catch(() => {}), EVERY_MS);
+  timer = setInterval(() => document.hidden || fresh().catch(() => {}), EVERY_MS); // not while the tab is hidden
 }
 
 window.HearkenFeedbackMessages = { open };

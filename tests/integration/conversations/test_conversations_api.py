@@ -160,7 +160,9 @@ async def test_without_a_valid_identity_the_answer_is_401_naming_it(
     if query.get("token") == "expired":
         query = {"token": jwt.encode({"sub": ada.id, "exp": int(time.time()) - 3600}, ada.secret, "HS256")}
     elif query.get("token") == "other-secret":
-        query = {"token": jwt.encode({"sub": ada.id, "exp": int(time.time()) + 60}, "ids_other", "HS256")}
+        query = {
+            "token": jwt.encode({"sub": ada.id, "exp": int(time.time()) + 60}, "ids_" + "o" * 43, "HS256")
+        }
     response = await client.get(
         "/api/v1/conversations", params={"project_key": ada.tenant.project_key, **query}, headers=ORIGIN
     )
