@@ -60,6 +60,12 @@ class Settings:
     secret_key: str = ""
     redis_url: str | None = None
     redis_prefix: str = "hearken:"
+    live_streams_per_person: int = 10
+    """Live streams (Server-Sent Events) one person or member may hold open in one process."""
+    live_streams_per_project: int = 2000
+    """Live streams of one project's people and members in one process."""
+    live_streams_per_process: int = 10000
+    """Live streams one process holds in all (each costs a socket and a few kilobytes)."""
     host: str = "127.0.0.1"
     port: int = 8000
     base_url: str = "http://127.0.0.1:8000"
@@ -174,6 +180,15 @@ class Settings:
             secret_key=_secret_key(env.get("HEARKEN_SECRET_KEY"), production=mode == "production"),
             redis_url=env.get("HEARKEN_REDIS_URL") or None,
             redis_prefix=env.get("HEARKEN_REDIS_PREFIX", "hearken:"),
+            live_streams_per_person=_count(
+                env.get("HEARKEN_LIVE_STREAMS_PER_PERSON", "10"), "HEARKEN_LIVE_STREAMS_PER_PERSON"
+            ),
+            live_streams_per_project=_count(
+                env.get("HEARKEN_LIVE_STREAMS_PER_PROJECT", "2000"), "HEARKEN_LIVE_STREAMS_PER_PROJECT"
+            ),
+            live_streams_per_process=_count(
+                env.get("HEARKEN_LIVE_STREAMS_PER_PROCESS", "10000"), "HEARKEN_LIVE_STREAMS_PER_PROCESS"
+            ),
             host=host,
             port=port,
             base_url=(env.get("HEARKEN_BASE_URL") or f"http://{host}:{port}").rstrip("/"),
@@ -359,6 +374,12 @@ def _seconds_list(
     if any(delay < 0 for delay in delays):
         raise ValueError(f"{variable} must not hold negative delays, got {text!r}")
     return delays
+
+
+def _count(text: str, variable: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError(f"{variable} must be a whole number of at least 1, got {text!r}")
+    return int(text)
 
 
 def _positive(text: str, variable: str) -> int:

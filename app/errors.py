@@ -120,6 +120,16 @@ class UnsupportedMediaType(ApiError):
     code = "unsupported_media_type"
 
 
+class TooManyStreams(ApiError):
+    """A live stream beyond one of the limits on open streams; `details` names the limit."""
+
+    status_code = 429
+    code = "too_many_streams"
+
+    def __init__(self, details: str) -> None:
+        super().__init__(details, headers={"Retry-After": "30"})
+
+
 class RateLimited(ApiError):
     status_code = 429
     code = "rate_limited"

@@ -27,6 +27,9 @@ from app.db.replicas import replica_set
 from app.ingest import Ingest, build_ingest
 from app.insights.engine import configure as configure_insights
 from app.integrations.openid_connect import OpenIdClient
+from app.live import LiveBus, live_bus, running
+from app.live.bus import streams_end_on_stop
+from app.live.streams import OpenStreams, StreamLimits
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 from app.surveys.active_list import ActiveSurveyLists
@@ -60,6 +63,8 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     generation = cache_generation(settings, redis, redis_outage)
     ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
     routing = _read_routing(settings, engine, redis, redis_outage)
+    bus = live_bus(settings, engine)
+    await bus.start()
     app.state.update(
         {
             "redis": redis,
@@ -70,11 +75,21 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             "insights": configure_insights(settings),
             "openid_client": OpenIdClient(),
             "active_surveys": ActiveSurveyLists(app.state.session_maker),
+            "live_bus": bus,
+            "open_streams": OpenStreams(
+                StreamLimits(
+                    settings.live_streams_per_person,
+                    settings.live_streams_per_project,
+                    settings.live_streams_per_process,
+                )
+            ),
         }
     )
     try:
-        yield
+        with running(bus), streams_end_on_stop(bus):
+            yield
     finally:
+        await bus.close()
         await ingest.close()
         if redis is not None:
             await redis.aclose()
@@ -114,3 +129,14 @@ def active_surveys_of(scope: Scope) -> ActiveSurveyLists:
     """The worker's cache of the projects' active survey lists."""
     lists: ActiveSurveyLists = scope["litestar_app"].state.active_surveys
     return lists
+
+
+def live_bus_of(scope: Scope) -> LiveBus:
+    """The worker's live bus (conversations publish on it; their streams subscribe)."""
+    bus: LiveBus = scope["litestar_app"].state.live_bus
+    return bus
+
+
+def open_streams_of(scope: Scope) -> OpenStreams:
+    streams: OpenStreams = scope["litestar_app"].state.open_streams
+    return streams

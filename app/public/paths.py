@@ -13,6 +13,7 @@ SURVEY_RESPONSE = "/surveys/{survey_id:str}/responses/submit"
 CONVERSATIONS = "/conversations"
 CONVERSATION = "/conversations/{conversation_id:str}"
 CONVERSATION_MESSAGES = "/conversations/{conversation_id:str}/messages"
+CONVERSATION_EVENTS = "/conversations/{conversation_id:str}/events"
 
 PUBLIC_PATHS = (HELPFUL_RATING, TYPED_RATING, FEEDBACK, CONTACT, SURVEY_RESPONSE, CONVERSATION_MESSAGES)
 """The paths that take a POST from a browser, which preflights it (the survey reads are simple GETs)."""

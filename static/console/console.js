@@ -66,4 +66,46 @@
       select.form.requestSubmit();
     }
   });
+
+  // Live lists (data-live-events: a Server-Sent Events URL): each event, and the stream's opening (what
+  // came before it), fire `live-message` on the element, whose hx-trigger refreshes it. While the stream
+  // is not open the same event fires every few seconds instead. The element may be swapped at any time:
+  // it is looked up by the URL each time, and a stream whose element is gone is closed.
+  var streams = {};
+  var POLL_MS = 4000;
+
+  function liveElement(url) {
+    return document.querySelector('[data-live-events="' + url + '"]');
+  }
+
+  function refresh(url) {
+    var element = liveElement(url);
+    if (element && window.htmx) window.htmx.trigger(element, "live-message");
+  }
+
+  function follow() {
+    document.querySelectorAll("[data-live-events]").forEach(function (element) {
+      var url = element.getAttribute("data-live-events");
+      if (streams[url] || !window.EventSource) return;
+      var source = new EventSource(url);
+      source.onopen = function () { refresh(url); };
+      source.addEventListener("message", function () { refresh(url); });
+      streams[url] = {
+        source: source,
+        timer: window.setInterval(function () {
+          if (source.readyState !== EventSource.OPEN) refresh(url);
+        }, POLL_MS),
+      };
+    });
+    Object.keys(streams).forEach(function (url) {
+      if (!liveElement(url)) {
+        streams[url].source.close();
+        window.clearInterval(streams[url].timer);
+        delete streams[url];
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", follow);
+  document.addEventListener("htmx:afterSettle", follow);
 })();

@@ -31,6 +31,7 @@ from tests.bench.capacity import capacity_part
 from tests.bench.exports import describe, measure_export
 from tests.bench.images import images_part
 from tests.bench.insights import insights_part
+from tests.bench.live import live_part
 from tests.bench.load import LoadResult, get_script, post_script, wrk
 from tests.bench.mcp_calls import mcp_part
 from tests.bench.servers import ROOT, Server, start
@@ -78,6 +79,9 @@ against their budgets alone."""
 ONLY_SURVEYS = os.environ.get("BENCH_ONLY") == "surveys"
 """BENCH_ONLY=surveys measures survey response submits beside rating submits (both databases), the active
 list and one survey's results at 10,000 and 100,000 responses alone (tests/bench/surveys.py)."""
+ONLY_LIVE = os.environ.get("BENCH_ONLY") == "live"
+"""BENCH_ONLY=live measures the live streams of conversations alone: how many one process holds and at what
+memory, and a team message's time to its streams on two nodes behind HAProxy (tests/bench/live.py)."""
 BARE_KEY = "3c447b47-239b-4ee5-9777-53bbe3356035"
 THROUGHPUT_CONNECTIONS = (32, 64, 128, 256)
 """A server's throughput is the highest rate it sustains at any of these. The bare endpoint reaches its
@@ -472,6 +476,12 @@ def main() -> None:
         print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
         RESULTS.parent.mkdir(exist_ok=True)
         (RESULTS.parent / "alerts.json").write_text(json.dumps(results, indent=2))
+        return
+    if ONLY_LIVE:
+        results["live"] = live_part(record)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "live.json").write_text(json.dumps(results, indent=2))
         return
     if ONLY_SURVEYS:
         results["surveys"] = surveys_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)

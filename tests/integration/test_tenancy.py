@@ -309,10 +309,11 @@ and the Stripe, Polar and issue tracker webhook receivers (a signature authentic
 PERSON_ROUTES = {
     "GET /api/v1/conversations/{conversation_id}",
     "POST /api/v1/conversations/{conversation_id}/messages",
+    "GET /api/v1/conversations/{conversation_id}/events",
 }
 """Routes that answer an identified person of a project (its identity secret signs who they are), never an
 organization's token: without that identity they are 401 like the rest; another person's conversation is
-404 (tests/integration/conversations)."""
+404 (tests/integration/conversations, tests/integration/live)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:

@@ -1,8 +1,10 @@
 // The feedback widget's Messages view, fetched only when an identified person opens it: their
 // conversations with the team (one per feedback item or contact message they sent identified), a thread
 // with its messages, and a box to answer. It shows in place of the feedback form, in the same dialog.
-// While it shows it asks every few seconds for what is new (the list, or the thread's messages after the
-// last one it has), and stops once the dialog closes or the person goes back to the form.
+// A thread shown follows its live stream (Server-Sent Events: each message as it is stored; a reconnect
+// resumes after the last id received). Otherwise, and while that stream is not open, it asks every few
+// seconds for what is new (the list, or the thread's messages after the last one it has). Both stop once
+// the dialog closes or the person goes back to the form.
 // Sets window.HearkenFeedbackMessages = {open}; open takes {shadow, status, base, key, who (the identity as
 // query pairs), lang, back}.
 
@@ -49,8 +51,11 @@ function open(ui) {
   let shown; // the conversation shown, or none for the list
   let last = 0; // the id of the newest message shown
   let timer;
+  let live; // the shown thread's EventSource
   const fail = () => say(ui.status, t.failed, true);
+  const unfollow = () => live && (live.close(), (live = null));
   const stop = () => {
+    unfollow();
     clearInterval(timer);
     view.remove();
     form.hidden = ui.back.hidden = false;
@@ -62,7 +67,13 @@ function open(ui) {
   const when = (iso) => new Date(iso).toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
   const item = (m) => h('li', { class: m.from === 'team' ? 'tm' : 'me' }, h('small', {}, m.from === 'team' ? t.team : t.you), h('p', {}, m.message), h('small', {}, when(m.created_at)));
 
+  const add = (m) => {
+    const box = body.querySelector('.ml');
+    if (box && m.id > last) box.append(item(m)), (last = m.id), (box.scrollTop = box.scrollHeight);
+  };
+
   async function list() {
+    unfollow();
     shown = null;
     const { conversations } = await call('');
     const entries = conversations.map((c) =>
@@ -104,16 +115,20 @@ function open(ui) {
     body.replaceChildren(messages, reply);
     messages.scrollTop = messages.scrollHeight;
     box.focus();
+    unfollow();
+    if (window.EventSource) {
+      live = new EventSource(url(`/${id}/events`, { last_event_id: last }));
+      live.addEventListener('message', (event) => add(JSON.parse(event.data)));
+    }
   }
 
   // What is new since the last look: the thread's messages after the last one shown, or the whole list.
   async function fresh() {
     if (!view.isConnected) return clearInterval(timer);
     if (!shown) return list();
+    if (live?.readyState === 1) return; // the stream brings them
     const { messages } = await call('/' + shown, { after: last });
-    const box = body.querySelector('.ml');
-    for (const m of messages) if (m.id > last) box.append(item(m)), (last = m.id);
-    box.scrollTop = box.scrollHeight;
+    messages.forEach(add);
   }
 
   back.onclick = () => (shown ? list().catch(fail) : close());
