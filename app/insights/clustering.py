@@ -24,6 +24,8 @@ NEIGHBOURHOOD_FROM = 30
 MIN_NEIGHBOURS, MAX_NEIGHBOURS = 5, 25
 """A row's neighbourhood: an eighth of the rows, within these bounds."""
 NAME_WORDS = (2, 5)
+UNSORTED_BELOW = 0.3
+"""A member less similar than this (cosine) to its group's centre is left out of it: "Unsorted"."""
 KEYWORDS = 5
 LABEL_CHARACTERS = 80
 SILHOUETTE_SAMPLE = 2000
@@ -400,7 +402,8 @@ def cluster(
     for position, label in enumerate(labels):
         groups.setdefault(int(label), []).append(position)
     smallest = MIN_THEME_SIZE_LARGE if count >= NEIGHBOURHOOD_FROM else MIN_THEME_SIZE
-    kept = sorted((rows for rows in groups.values() if len(rows) >= smallest), key=len, reverse=True)
+    close = [_close_members(vectors, rows) for rows in groups.values()]
+    kept = sorted((rows for rows in close if len(rows) >= smallest), key=len, reverse=True)
     main = main_language or _most_common(languages)
     spoken_rows = [_in_language(rows, languages, main) for rows in kept]
     spoken_texts = [[texts[i] for i in rows] for rows in spoken_rows]
@@ -423,6 +426,14 @@ def cluster(
             )
         )  # fmt: skip
     return result
+
+
+def _close_members(vectors: np.ndarray, rows: list[int]) -> list[int]:
+    """The rows at least UNSORTED_BELOW similar to their group's centre: a stray message whose neighbours
+    all belong to one group is not of that group ("Unsorted")."""
+    centre = vectors[rows].mean(axis=0)
+    closeness = vectors[rows] @ (centre / max(float(np.linalg.norm(centre)), 1e-12))
+    return [row for row, near in zip(rows, closeness, strict=True) if near >= UNSORTED_BELOW]
 
 
 def neighbourhoods(vectors: np.ndarray) -> np.ndarray:

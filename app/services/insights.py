@@ -170,8 +170,9 @@ class Insights(ProjectScoped):
         previous_start = _earlier(start, end - start)
         current = await self._counts(start, end)
         previous = await self._counts(previous_start, start)
-        total = sum(current.values())
-        previous_total = sum(previous.values())
+        unsorted = await self._unsorted(start, end)
+        total = sum(current.values()) + unsorted
+        previous_total = sum(previous.values()) + await self._unsorted(previous_start, start)
         themes = list(
             await self.session.scalars(
                 select(Theme)
@@ -203,7 +204,7 @@ class Insights(ProjectScoped):
                 or_(FeedbackEmbedding.id.is_(None), FeedbackEmbedding.vector.is_(None)),
             )
         )
-        return summaries, pending or 0, current.get(None, 0)
+        return summaries, pending or 0, unsorted
 
     async def request_refresh(self) -> None:
         """Ask for the themes to be recomputed (by whichever process takes it first); this process looks
@@ -233,15 +234,30 @@ class Insights(ProjectScoped):
         found = [(items[i], max(0.0, min(1.0, score))) for i, score in nearest if i in items]
         return found[:limit]
 
-    async def _counts(self, start: datetime, end: datetime) -> dict[UUID | None, int]:
-        """Items of the window per theme; None: items with a vector in no theme ("Unsorted")."""
+    async def _unsorted(self, start: datetime, end: datetime) -> int:
+        """Items of the window with a vector of this server's embedder that are in no theme."""
+        found = await self.session.scalar(
+            select(func.count())
+            .select_from(FeedbackEmbedding)
+            .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
+            .where(
+                *shown([FeedbackItem.project_id == self.project.id]),
+                FeedbackEmbedding.theme_id.is_(None),
+                FeedbackEmbedding.vector.is_not(None),
+                FeedbackEmbedding.model == insights_engine().embedder.name,
+                FeedbackItem.created_at >= start,
+                FeedbackItem.created_at < end,
+            )
+        )
+        return found or 0
+
+    async def _counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
         rows = await self.session.execute(
             select(FeedbackEmbedding.theme_id, func.count())
             .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
             .where(
                 *shown([FeedbackItem.project_id == self.project.id]),
-                FeedbackEmbedding.vector.is_not(None),
-                FeedbackEmbedding.model == insights_engine().embedder.name,
+                FeedbackEmbedding.theme_id.is_not(None),
                 FeedbackItem.created_at >= start,
                 FeedbackItem.created_at < end,
             )
