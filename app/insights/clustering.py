@@ -245,6 +245,12 @@ STOP_WORDS = frozenset(
         "än",
         "är",
         "även",
+        "ours",
+        "say",
+        "says",
+        "many",
+        "once",
+        "cool",
         "over",
         "off",
         "add",
@@ -597,7 +603,7 @@ def _names(groups: list[list[str]], closeness: list[list[float]]) -> list[str]:
         for index in np.argsort(-row, kind="stable")[:12]:
             if row[index] <= 0 or (len(words) >= fewest and row[index] < row.max() / 3):
                 break
-            new = [word for word in str(terms[index]).split() if word not in words]
+            new = [word for word in str(terms[index]).split() if not any(_alike(word, w) for w in words)]
             if not new or len(words) + len(new) > most:
                 continue
             words.extend(new)
@@ -606,6 +612,15 @@ def _names(groups: list[list[str]], closeness: list[list[float]]) -> list[str]:
                 break
         names.append(", ".join(phrases))
     return names
+
+
+def _alike(word: str, other: str) -> bool:
+    """The same word in another form ("price", "pricing"; "email", "emails"): a shared beginning of 4
+    letters, 5 for longer words."""
+    shared = next(
+        (i for i, (a, b) in enumerate(zip(word, other, strict=False)) if a != b), min(len(word), len(other))
+    )
+    return word == other or shared >= (4 if min(len(word), len(other)) <= 5 else 5)
 
 
 def _capitalised(name: str) -> str:
