@@ -401,9 +401,13 @@ def cluster(
         return []
     from scipy.cluster.hierarchy import fcluster, linkage
 
-    compared = neighbourhoods(vectors) if count >= NEIGHBOURHOOD_FROM else vectors
-    tree = linkage(cosine_distances(compared), method="average")
-    labels = _best_cut(tree, compared, fcluster)
+    labels = None
+    if count >= NEIGHBOURHOOD_FROM:
+        compared = neighbourhoods(vectors)
+        labels = _best_cut(linkage(cosine_distances(compared), method="average"), compared, fcluster)
+    if labels is None:  # few rows, or no cut of the neighbourhoods gives a sensible number of groups
+        tree = linkage(cosine_distances(vectors), method="average")
+        labels = _best_cut(tree, vectors, fcluster, fall_back=True)
     groups: dict[int, list[int]] = {}
     for position, label in enumerate(labels):
         groups.setdefault(int(label), []).append(position)
@@ -491,7 +495,10 @@ def cosine_distances(vectors: Any) -> np.ndarray:
     return np.clip(condensed, 0.0, 2.0)
 
 
-def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object) -> np.ndarray:
+def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object, fall_back: bool = False) -> np.ndarray | None:
+    """The cut with the best silhouette among those giving a sensible number of groups; when none does:
+    with `fall_back`, the first cut giving two groups or more (or one group), else None. (Many copies
+    of the same messages make neighbourhoods that jump from hundreds of groups to one.)"""
     from sklearn.metrics import silhouette_score
 
     count = vectors.shape[0]
@@ -513,6 +520,8 @@ def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object) -> np.ndarray:
             best = (float(score), labels)
     if best is not None:
         return best[1]
+    if not fall_back:
+        return None
     return fallback if fallback is not None else np.ones(count, dtype=np.int64)
 
 
