@@ -22,7 +22,7 @@ MIN_THEME_SIZE_LARGE = 3
 NEIGHBOURHOOD_FROM = 30
 """Fewer rows (a survey question's handful of answers) are compared by their vectors alone."""
 MIN_NEIGHBOURS, MAX_NEIGHBOURS = 5, 25
-"""A row's neighbourhood: an eighth of the rows, within these bounds."""
+"""A row's neighbourhood: a sixth of the rows, within these bounds (chosen on the tuning half)."""
 NAME_WORDS = (2, 5)
 UNSORTED_BELOW = 0.3
 """A member less similar than this (cosine) to its group's centre is left out of it: "Unsorted"."""
@@ -245,6 +245,11 @@ STOP_WORDS = frozenset(
         "än",
         "är",
         "även",
+        "doesnt",
+        "dont",
+        "cant",
+        "between",
+        "thats",
         "ours",
         "say",
         "says",
@@ -267,7 +272,6 @@ STOP_WORDS = frozenset(
         "last",
         "make",
         "though",
-        "thats",
         "want",
         "need",
         "seems",
@@ -455,7 +459,7 @@ def neighbourhoods(vectors: np.ndarray) -> np.ndarray:
     from sklearn.preprocessing import normalize
 
     count = len(vectors)
-    near = min(max(MIN_NEIGHBOURS, count // 8), MAX_NEIGHBOURS, count - 1)
+    near = min(max(MIN_NEIGHBOURS, count // 6), MAX_NEIGHBOURS, count - 1)
     unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     rows, columns, values = [], [], []
     for start in range(0, count, DISTANCE_BLOCK):
