@@ -251,6 +251,10 @@ class Insights(ProjectScoped):
         )
         return found or 0
 
+    async def theme_counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
+        """Each theme's shown items in [start, end) (themes without any left out)."""
+        return await self._counts(start, end)
+
     async def _counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
         rows = await self.session.execute(
             select(FeedbackEmbedding.theme_id, func.count())
