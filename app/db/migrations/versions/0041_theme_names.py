@@ -1,7 +1,7 @@
 """theme names
 
 Revision ID: 0041
-Revises: 0036
+Revises: 0042
 Create Date: 2026-11-29 11:00:00
 
 Each theme gets a short name (two to five of its members' words in the project's main language) and a
@@ -16,7 +16,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0041"
-down_revision = "0036"
+down_revision = "0042"
 branch_labels = None
 depends_on = None
 
