@@ -158,17 +158,29 @@ async def _store(
             await session.execute(
                 update(Theme)
                 .where(Theme.id == heir)
-                .values(label=found.label, keywords=found.keywords, updated_at=now)
+                .values(
+                    label=found.label,
+                    keywords=found.keywords,
+                    name=found.name,
+                    confidence=found.confidence,
+                    updated_at=now,
+                )
                 .execution_options(synchronize_session=False)
             )
         else:
             theme_id = uuid7()
             session.add(
                 Theme(
-                    id=theme_id, project_id=project_id, label=found.label, keywords=found.keywords,
-                    created_at=now, updated_at=now,
+                    id=theme_id,
+                    project_id=project_id,
+                    label=found.label,
+                    keywords=found.keywords,
+                    name=found.name,
+                    confidence=found.confidence,
+                    created_at=now,
+                    updated_at=now,
                 )
-            )  # fmt: skip
+            )
             await session.flush()
         current.add(theme_id)
         for start in range(0, len(rows), 500):

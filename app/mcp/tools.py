@@ -227,7 +227,8 @@ async def list_themes(call: ToolCall, args: ThemeListArguments) -> Answer:
     insights = call.service(Insights, await call.project(args.project_id))
     body = await themes(insights, args.since, args.until)
     lines = "; ".join(
-        f"{t.label} ({t.count}, previously {t.previous_count}, theme {t.id})" for t in body.themes
+        f"{t.name or t.label} ({t.count}, previously {t.previous_count}, {t.trend}, theme {t.id})"
+        for t in body.themes
     )
     return body, f"{len(body.themes)} themes: {lines}" if body.themes else "No themes in this period."
 

@@ -79,9 +79,15 @@ def _themes_out(report: ThemesReport) -> ThemesOut:
                 count=summary.count,
                 previous_count=summary.previous_count,
                 sample_ids=[str(sample) for sample in summary.sample_ids],
+                name=summary.theme.name,
+                share=round(summary.share, 4),
+                previous_share=round(summary.previous_share, 4),
+                trend=summary.trend,
+                confidence=summary.theme.confidence,
             )
             for summary in report.themes
         ],
         computed_at=iso_z(report.computed_at) if report.computed_at else None,
         pending=report.pending,
+        unsorted=report.unsorted,
     )

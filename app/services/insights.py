@@ -31,12 +31,32 @@ THEMES_READS = 3
 names the computation seen when that read began (never a newer one than its themes)."""
 
 
+RISING = 1.25
+"""A theme rises when its share of the period's items is this many times its share before (and it has
+TREND_MIN_ITEMS items), and falls when its share before was this many times its share now."""
+TREND_MIN_ITEMS = 3
+
+
 @dataclass(frozen=True, slots=True)
 class ThemeSummary:
     theme: Theme
     count: int
     previous_count: int
     sample_ids: list[UUID]
+    share: float = 0.0
+    """Of the window's items with a vector, the part in this theme (0..1)."""
+    previous_share: float = 0.0
+
+    @property
+    def trend(self) -> str:
+        """ "new" (no item before), "rising", "falling" or "steady": its share against the period before."""
+        if self.previous_count == 0:
+            return "new"
+        if self.count >= TREND_MIN_ITEMS and self.share >= self.previous_share * RISING:
+            return "rising"
+        if self.previous_count >= TREND_MIN_ITEMS and self.previous_share >= self.share * RISING:
+            return "falling"
+        return "steady"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +66,8 @@ class ThemesReport:
     pending: int
     since: datetime
     until: datetime
+    unsorted: int = 0
+    """The window's items with a vector that are in no theme: too unlike any group to be sorted."""
 
 
 def _earlier(moment: datetime, span: timedelta) -> datetime:
@@ -133,21 +155,24 @@ class Insights(ProjectScoped):
         seen = await self._computed_at()
         for _ in range(THEMES_READS):
             computed_at = seen  # as it stood before this read of the themes
-            summaries, pending = await self._themes_in(start, end)
+            summaries, pending, unsorted = await self._themes_in(start, end)
             seen = await self._computed_at()
             if seen == computed_at:
                 break
-        return ThemesReport(summaries, computed_at, pending, start, end)
+        return ThemesReport(summaries, computed_at, pending, start, end, unsorted)
 
     async def _computed_at(self) -> datetime | None:
         return await self.session.scalar(
             select(ProjectInsight.themes_computed_at).where(ProjectInsight.project_id == self.project.id)
         )
 
-    async def _themes_in(self, start: datetime, end: datetime) -> tuple[list[ThemeSummary], int]:
+    async def _themes_in(self, start: datetime, end: datetime) -> tuple[list[ThemeSummary], int, int]:
         previous_start = _earlier(start, end - start)
         current = await self._counts(start, end)
         previous = await self._counts(previous_start, start)
+        unsorted = await self._unsorted(start, end)
+        total = sum(current.values()) + unsorted
+        previous_total = sum(previous.values()) + await self._unsorted(previous_start, start)
         themes = list(
             await self.session.scalars(
                 select(Theme)
@@ -157,7 +182,12 @@ class Insights(ProjectScoped):
         )
         summaries = [
             ThemeSummary(
-                theme, current[theme.id], previous.get(theme.id, 0), await self._samples(theme, start, end)
+                theme,
+                current[theme.id],
+                previous.get(theme.id, 0),
+                await self._samples(theme, start, end),
+                share=current[theme.id] / total,
+                previous_share=previous.get(theme.id, 0) / previous_total if previous_total else 0.0,
             )
             for theme in themes
             if current.get(theme.id)
@@ -174,7 +204,7 @@ class Insights(ProjectScoped):
                 or_(FeedbackEmbedding.id.is_(None), FeedbackEmbedding.vector.is_(None)),
             )
         )
-        return summaries, pending or 0
+        return summaries, pending or 0, unsorted
 
     async def request_refresh(self) -> None:
         """Ask for the themes to be recomputed (by whichever process takes it first); this process looks
@@ -203,6 +233,23 @@ class Insights(ProjectScoped):
         }
         found = [(items[i], max(0.0, min(1.0, score))) for i, score in nearest if i in items]
         return found[:limit]
+
+    async def _unsorted(self, start: datetime, end: datetime) -> int:
+        """Items of the window with a vector of this server's embedder that are in no theme."""
+        found = await self.session.scalar(
+            select(func.count())
+            .select_from(FeedbackEmbedding)
+            .join(FeedbackItem, FeedbackItem.id == FeedbackEmbedding.id)
+            .where(
+                *shown([FeedbackItem.project_id == self.project.id]),
+                FeedbackEmbedding.theme_id.is_(None),
+                FeedbackEmbedding.vector.is_not(None),
+                FeedbackEmbedding.model == insights_engine().embedder.name,
+                FeedbackItem.created_at >= start,
+                FeedbackItem.created_at < end,
+            )
+        )
+        return found or 0
 
     async def theme_counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
         """Each theme's shown items in [start, end) (themes without any left out)."""

@@ -4,8 +4,10 @@ An open-text answer gets a `survey_answer_vectors` row and an outbox job (kind "
 transaction that stores it (an amendment that changes the text empties the vector and queues it again);
 the dispatcher's `AnswerEmbedSender` embeds the texts off the event loop with the engine's embedder, paced
 like feedback's vectors, and writes them. A result clusters the latest MAX_ANSWERS vectors of the question
-within its filters the way feedback themes are clustered: each language's mean subtracted, average-link
-clustering cut at the best silhouette, groups of two or more, labelled by their most central answer.
+within its filters the way feedback themes are clustered (docs/insights.md): each language's mean
+subtracted, average-link clustering cut at the best silhouette (from 30 answers on, of their
+neighbourhoods), groups of two or more (three from 30 answers), labelled by their most central answer and
+named by their own words.
 The work is bounded by MAX_ANSWERS, whatever the number of responses.
 """
 
@@ -182,6 +184,15 @@ async def answer_themes(
         vectors = np.stack([from_bytes(row[0]) for row in rows])
         means = language_means(vectors, languages, reference_means(model))
         clusters = cluster(centred(vectors, languages, means), texts, languages)
-        return [SurveyTheme(label=c.label, keywords=c.keywords, answers=len(c.members)) for c in clusters]
+        return [
+            SurveyTheme(
+                label=c.label,
+                keywords=c.keywords,
+                answers=len(c.members),
+                name=c.name,
+                confidence=c.confidence,
+            )
+            for c in clusters
+        ]
 
     return await asyncio.to_thread(compute)

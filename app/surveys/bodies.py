@@ -164,6 +164,10 @@ class SurveyTheme(msgspec.Struct):
     keywords: list[str]
     answers: int
     """Answers in the group, among those the themes were drawn from."""
+    name: str = ""
+    """Two to five of the answers' own words in their most common language."""
+    confidence: float = 0.0
+    """0..1: how close the answers sit to the group's centre."""
 
 
 class QuestionResult(msgspec.Struct, omit_defaults=True):

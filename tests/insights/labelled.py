@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 
 SET = Path(__file__).with_name("labelled_feedback.jsonl")
+HARD_SET = Path(__file__).with_name("hard_feedback.jsonl")
+"""Harder: paraphrases by different writers, typos, slang, more noise (build_hard_set.py), in two halves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +23,14 @@ class Message:
     dup: str | None
 
 
-def messages() -> list[Message]:
-    rows = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [Message(row["text"], row["lang"], row["theme"], row["dup"]) for row in rows]
+def messages(path: Path = SET, split: str | None = None) -> list[Message]:
+    """The set's messages; `split` ("tune" or "held") keeps one half of the hard set."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        Message(row["text"], row["lang"], row["theme"], row["dup"])
+        for row in rows
+        if split is None or row.get("split") == split
+    ]
 
 
 def duplicate_precision_at_1(similarity: np.ndarray, items: list[Message]) -> float:

@@ -85,6 +85,8 @@ async def test_similar_feedback_duplicates_search_by_meaning_and_themes(
     page = await eventually(console, f"{base}/themes", "Show feedback")
     link = re.search(r'href="(/projects/[^"]+/feedback\?theme=[0-9a-f-]{36})"', page)
     assert link is not None
+    assert ">Share</th>" in page and ">Trend</th>" in page and ">Confidence</th>" in page
+    assert 'class="trend trend-new">new<' in page  # every theme is new: nothing came before
     filtered = (await console.get(link.group(1))).text
     assert 'id="theme-filter"' in filtered and "Show all feedback" in filtered
 

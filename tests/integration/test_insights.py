@@ -182,6 +182,14 @@ async def test_themes_are_recomputed_on_request_and_filter_the_inbox(
         t for t in themes["themes"] if ids[CRASH_EN] in t["sample_ids"] or ids[CRASH_DE] in t["sample_ids"]
     )
     assert crash["label"] in MESSAGES and crash["previous_count"] == 0 and crash["keywords"]
+    # Named by its members' words in the project's main language (English here), not by a sentence.
+    words = crash["name"].lower().replace(",", "").split()
+    assert 2 <= len(words) <= 5 and set(words) <= set(CRASH_EN.lower().split()), crash["name"]
+    assert crash["trend"] == "new" and crash["previous_share"] == 0
+    assert 0 < crash["confidence"] <= 1
+    # Every embedded item of the window is in a theme or Unsorted; shares are of all of them.
+    assert sum(counts) + themes["unsorted"] == len(MESSAGES)
+    assert crash["share"] == round(crash["count"] / len(MESSAGES), 4)
     listed = (
         await client.get(url(tenant, "/feedback"), params={"theme": crash["id"]}, headers=tenant.headers)
     ).json()

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from advanced_alchemy.base import UUIDv7AuditBase
 from advanced_alchemy.types import JsonB
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import Float, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 
@@ -19,3 +19,7 @@ class Theme(UUIDv7AuditBase):
     """The message closest to the theme's centre, shortened: the feedback's own words."""
     keywords: Mapped[list[str]] = mapped_column(JsonB)
     """The words that set this theme apart from the others (class-based TF-IDF)."""
+    name: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    """Two to five of its members' words in the project's main language ("dark mode, theme")."""
+    confidence: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """0..1: how close its members sit to its centre; None until recomputed."""
