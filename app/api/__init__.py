@@ -17,6 +17,7 @@ from app.api.integrations import (
     StripeIntegrationController,
     TrackerIntegrationController,
 )
+from app.api.ideas import ChangelogController, IdeaController
 from app.api.issues import IssueController
 from app.api.members import list_members
 from app.api.privacy import erase
@@ -42,6 +43,8 @@ api_router = Router(
         RatingStatsController,
         SurveyController,
         lifecycle_event,
+        IdeaController,
+        ChangelogController,
         ThemeController,
         ChurnController,
         AlertController,

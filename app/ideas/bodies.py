@@ -14,6 +14,7 @@ from app.db.models.field_rules import literal_of
 from app.db.models.idea import BODY_LENGTH, TITLE_LENGTH
 from app.db.models.idea_tag import TAG_LENGTH
 from app.schemas.fields import NAME_PATTERN
+from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 
 StatusName = literal_of(IdeaStatus)
@@ -154,16 +155,12 @@ class TeamIdeaOut(IdeaOut, kw_only=True):
 
 class IdeaList(msgspec.Struct):
     ideas: list[IdeaOut]
-    total: int
-    page: int
-    limit: int
+    pagination: Pagination
 
 
 class TeamIdeaList(msgspec.Struct):
     ideas: list[TeamIdeaOut]
-    total: int
-    page: int
-    limit: int
+    pagination: Pagination
 
 
 class Voter(msgspec.Struct):
@@ -174,7 +171,7 @@ class Voter(msgspec.Struct):
 
 class VoterList(msgspec.Struct):
     voters: list[Voter]
-    total: int
+    pagination: Pagination
 
 
 class VoteOut(msgspec.Struct):
@@ -218,4 +215,4 @@ class ChangelogOut(msgspec.Struct):
 
 class ChangelogList(msgspec.Struct):
     entries: list[ChangelogOut]
-    total: int
+    pagination: Pagination

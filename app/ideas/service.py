@@ -330,8 +330,6 @@ class Ideas(ProjectScoped):
         """The feedback item counts as demand for the idea (an existing one, or a new open one of this
         title); an item linked before moves to this idea."""
         require(self.scope, Access.WRITE)
-        if (idea_id is None) == (title is None):
-            raise InvalidRequest("idea_id", "give either idea_id or title")
         item = await self.session.scalar(
             select(FeedbackItem).where(
                 FeedbackItem.id == feedback_id, FeedbackItem.project_id == self.project.id
@@ -339,6 +337,8 @@ class Ideas(ProjectScoped):
         )
         if item is None:
             raise NotFound("no feedback item with this id in this project")
+        if (idea_id is None) == (title is None):
+            raise InvalidRequest("idea_id", "give either idea_id or title")
         if idea_id is not None:
             idea = await self.session.scalar(
                 select(Idea).where(Idea.id == idea_id, Idea.project_id == self.project.id)

@@ -15,6 +15,7 @@ from app.db.models import FeedbackCounter, FeedbackEmbedding, Project, ProjectIn
 from app.db.row_locks import lock_in_id_order
 from app.db.secret_box import SecretBox
 from app.errors import Forbidden, InvalidRequest, NotFound
+from app.ideas.portal_settings import PortalPatch, apply_portal
 from app.ingest import normalize_origins
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from tenants.permissions import require
@@ -109,6 +110,7 @@ class Projects(OrgScoped):
         allowed_origins: list[str] | None = None,
         retention_days: int | UnsetType | None = UNSET,
         require_verified_users: bool | None = None,
+        portal: PortalPatch | None = None,
     ) -> Project:
         """Every field is checked before any is changed, so a refused update leaves the project as it was;
         `retention_days=None` keeps data forever."""
@@ -126,6 +128,8 @@ class Projects(OrgScoped):
                 setattr(project, field, value)
         if kept is not UNSET:
             project.retention_days = kept  # type: ignore[assignment]
+        if portal is not None:
+            apply_portal(project, portal)
         await self.session.flush()
         return project
 

@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.transactions import unit_of_work
+from app.ideas.bodies import ChangelogCreateBody, IdeaCreateBody
+from app.ideas.service import Changelog, Ideas
 from app.ingest import add_ratings, helpful_input
 from app.integrations.trackers import TRACKERS
 from app.schemas.rating_requests import HelpfulRatingBody
@@ -175,6 +177,13 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         )
         alert = stored_alert(owner.project.id)
         session.add(alert)
+        settings = Settings(database_url="sqlite://", secret_key="tests")
+        idea = await Ideas(session, operator_scope(owner.project.org_id), owner.project, settings).create(
+            IdeaCreateBody(title="B's idea")
+        )
+        entry = await Changelog(
+            session, operator_scope(owner.project.org_id), owner.project, settings
+        ).create(ChangelogCreateBody(title="B's release"))
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
@@ -183,6 +192,8 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         "attachment_id": str(attachment.id),
         "survey_id": str(survey.id),
         "alert_id": str(alert.id),
+        "idea_id": str(idea.id),
+        "entry_id": str(entry.id),
     }
 
 
