@@ -11,13 +11,13 @@ from app.api.churn import ChurnController
 from app.api.contact_messages import ContactMessageController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
+from app.api.ideas import ChangelogController, IdeaController
 from app.api.integrations import (
     MintlifyIntegrationController,
     PolarIntegrationController,
     StripeIntegrationController,
     TrackerIntegrationController,
 )
-from app.api.ideas import ChangelogController, IdeaController
 from app.api.issues import IssueController
 from app.api.members import list_members
 from app.api.privacy import erase
