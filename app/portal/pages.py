@@ -443,7 +443,7 @@ async def portal_email_sign_in(
             recipient=address,
             language=page.language,
             kind="portal_confirm",
-            url=f"{page.settings.base_url}{page.base}/confirm/{token}",
+            url=f"{page.settings.base_url}{page.base}/confirm/{token}?lang={page.language}",
             values={"project": portal_title(page.project)},
         ),
     )
@@ -458,7 +458,7 @@ async def portal_confirm_page(
     page = await portal_for(request, db_session, project_key)
     if person_of_confirmation(page.settings, page.project, token) is None:
         return render(page, "message.html", 404, message=TEXTS[page.language]["invalid_link"])
-    return render(page, "confirm.html", action=f"{page.base}/confirm/{token}")
+    return render(page, "confirm.html", action=page.url(f"/confirm/{token}"))
 
 
 @post("/p/{project_key:str}/confirm/{token:str}", include_in_schema=False, status_code=303)
