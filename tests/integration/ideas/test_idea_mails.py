@@ -84,7 +84,7 @@ async def test_voting_by_email_confirms_the_address(
     assert asked.status_code == 200 and "inkorg" in asked.text
     (mail,) = await inbox.wait_for(1)
     assert mail["Subject"].startswith("Bekräfta din adress")
-    link = local([w for w in text_of(mail).split() if "/confirm/" in w][0])
+    link = local(next(w for w in text_of(mail).split() if "/confirm/" in w))
     scanner = await client.get(link)  # following the link confirms nothing
     assert "Bekräfta och fortsätt" in scanner.text and not scanner.cookies.get("hearken_portal")
     confirmed = await client.post(link, follow_redirects=True)
