@@ -482,14 +482,16 @@ class Ideas(ProjectScoped):
         from app.ideas.events import idea_created, record_idea_events
 
         await self._queue_vector(idea)
-        await record_idea_events(self, [idea_created(idea, (await self.tags_of([idea]))[idea.id])])
+        await record_idea_events(
+            self.session, self.project.org_id, [idea_created(idea, (await self.tags_of([idea]))[idea.id])]
+        )
 
     async def _status_changed(self, idea: Idea, before: str) -> None:
         from app.ideas.events import idea_status_changed, record_idea_events
         from app.ideas.notices import tell_of_done
 
         tags = (await self.tags_of([idea]))[idea.id]
-        await record_idea_events(self, [idea_status_changed(idea, tags, before)])
+        await record_idea_events(self.session, self.project.org_id, [idea_status_changed(idea, tags, before)])
         if idea.status == DONE:
             await tell_of_done(self.session, self.settings, self.project, [idea])
 
