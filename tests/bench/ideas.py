@@ -116,7 +116,7 @@ local sigs = {{{signatures}}}
 local ideas = {{{idea_ids}}}
 local threads = 0
 function setup(thread)
-  thread:set("offset", threads * {PEOPLE * 17 + 1})
+  thread:set("offset", threads * {len(ideas) * 1009})
   threads = threads + 1
 end
 function init(args)
@@ -124,8 +124,8 @@ function init(args)
 end
 request = function()
   n = n + 1
-  local u = n % {PEOPLE}
-  local i = math.floor(n / {PEOPLE}) % {len(ideas)}
+  local i = n % {len(ideas)}
+  local u = math.floor(n / {len(ideas)}) % {PEOPLE}
   local path = "/api/v1/portal/{project_key}/ideas/" .. ideas[i + 1]
     .. "/vote?user=bench-" .. u .. "&sig=" .. sigs[u + 1]
   return wrk.format(nil, path)
