@@ -30,6 +30,7 @@ from litestar.types import Method
 
 from app.exports.attachments import IMAGE_EXTENSIONS
 from app.exports.response import MEDIA_TYPES
+from app.ideas.bodies import FEEDBACK_IDEA_RULE
 from app.integrations.trackers import TRACKERS
 from app.schemas.examples import REQUEST_EXAMPLES
 from app.schemas.feedback_requests import PublicFeedbackBody
@@ -84,6 +85,7 @@ SCHEMA_RULES: dict[str, dict[str, Any]] = {
     # is 404 whatever the body); the message itself is still required, and blank is refused.
     "ContactReplyBody": {"required": ["message"]},
     "IssueBody": {"required": ["tracker"]},
+    "FeedbackIdeaBody": FEEDBACK_IDEA_RULE,
 }
 """Rules across fields added to a generated component schema."""
 LINKS: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -13,7 +13,7 @@ from app.db.models.changelog_entry import ENTRY_TITLE_LENGTH
 from app.db.models.field_rules import literal_of
 from app.db.models.idea import BODY_LENGTH, TITLE_LENGTH
 from app.db.models.idea_tag import TAG_LENGTH
-from app.schemas.fields import NAME_PATTERN
+from app.schemas.fields import NAME_PATTERN, ElapsedMs, Honeypot
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 
@@ -25,7 +25,13 @@ Title = Annotated[
     ),
 ]
 Body = Annotated[str, msgspec.Meta(max_length=BODY_LENGTH, description="Markdown, at most 5,000.")]
-Tag = Annotated[str, msgspec.Meta(min_length=1, max_length=TAG_LENGTH, pattern=r"^[^\x00-\x1f\x7f,]+$")]
+Tag = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=TAG_LENGTH,
+        description="Trimmed, in lower case; control characters dropped; a blank tag is left out.",
+    ),
+]
 Tags = Annotated[list[Tag], msgspec.Meta(max_length=10)]
 EntryTitle = Annotated[str, msgspec.Meta(min_length=1, max_length=ENTRY_TITLE_LENGTH, pattern=NAME_PATTERN)]
 EntryBody = Annotated[str, msgspec.Meta(max_length=20_000)]
@@ -81,21 +87,30 @@ class ChangelogPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=Tru
     idea_ids: IdeaIds | msgspec.UnsetType = msgspec.UNSET
 
 
+FEEDBACK_IDEA_RULE = {
+    "oneOf": [
+        {"required": ["idea_id"], "properties": {"idea_id": {"type": "string"}, "title": {"type": "null"}}},
+        {"required": ["title"], "properties": {"title": {"type": "string"}, "idea_id": {"type": "null"}}},
+    ]
+}
+"""One of the two (added to the OpenAPI document's schema of FeedbackIdeaBody)."""
+
+
 class PortalIdeaBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST /portal/{project_key}/ideas: a person's suggestion."""
 
     title: Title
     body: Body = ""
-    website: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    website: Honeypot = ""
     """A field people never fill (the form hides it): filled, the suggestion is kept as spam."""
-    elapsed_ms: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    elapsed_ms: ElapsedMs | None = None
 
 
 class CommentBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     body: Annotated[str, msgspec.Meta(min_length=1, max_length=5000)]
     parent_id: UUID | None = None
-    website: Annotated[str, msgspec.Meta(max_length=200)] = ""
-    elapsed_ms: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    website: Honeypot = ""
+    elapsed_ms: ElapsedMs | None = None
 
 
 class Author(msgspec.Struct):

@@ -58,13 +58,11 @@ DONE = IdeaStatus.DONE.value
 
 
 def normal_tags(tags: Sequence[str]) -> list[str]:
-    """Trimmed, lower case, each once, in the order given."""
+    """Trimmed, lower case, without control characters, each once, in the order given; blanks left out."""
     seen: list[str] = []
     for tag in tags:
-        clean = " ".join(tag.split()).lower()
-        if not clean:
-            raise InvalidRequest("tags", "a tag must not be blank")
-        if clean not in seen:
+        clean = " ".join("".join(c for c in tag if c >= " " and c != "\x7f").split()).lower()
+        if clean and clean not in seen:
             seen.append(clean)
     return seen
 
@@ -270,7 +268,7 @@ class Ideas(ProjectScoped):
             select(Idea).where(Idea.id == into_id, Idea.project_id == self.project.id)
         )
         if target is None:
-            raise InvalidRequest("into", "no idea with this id in this project")
+            raise NotFound("into: no idea with this id in this project")
         if target.merged_into_id is not None:
             raise InvalidRequest("into", "that idea is merged into another itself: merge into that one")
         if idea.merged_into_id is not None:
@@ -339,7 +337,7 @@ class Ideas(ProjectScoped):
                 select(Idea).where(Idea.id == idea_id, Idea.project_id == self.project.id)
             )
             if idea is None:
-                raise InvalidRequest("idea_id", "no idea with this id in this project")
+                raise NotFound("idea_id: no idea with this id in this project")
             while idea.merged_into_id is not None:
                 idea = await self.get(idea.merged_into_id)
         else:
@@ -596,7 +594,7 @@ class Changelog(ProjectScoped):
         )
         for position, idea_id in enumerate(idea_ids):
             if idea_id not in found:
-                raise InvalidRequest(f"idea_ids[{position}]", "no idea with this id in this project")
+                raise NotFound(f"idea_ids[{position}]: no idea with this id in this project")
 
     async def _set_ideas(self, entry: ChangelogEntry, idea_ids: Sequence[UUID]) -> None:
         await self.session.execute(delete(ChangelogIdea).where(ChangelogIdea.entry_id == entry.id))
