@@ -147,7 +147,9 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             for parameter in operation.get("parameters", []):
                 parameter["schema"] = _never_null(parameter["schema"])
                 _refuse_extras(parameter["schema"], schemas, set())
-                if parameter["in"] == "path" and parameter["name"].endswith("_id"):
+                if parameter["in"] == "path" and (
+                    parameter["name"].endswith("_id") or parameter["name"] == "project_key"
+                ):
                     parameter["schema"] = {**parameter["schema"], "format": "uuid"}
             for content in operation.get("requestBody", {}).get("content", {}).values():
                 schema = content.get("schema", {})

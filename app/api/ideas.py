@@ -101,6 +101,7 @@ class IdeaController(Controller):
 
     @get("/ideas" + ONE, summary="Get one idea", responses=error_responses(400, 401, 403, 404))
     async def get_idea(self, idea: Idea, ideas: Ideas) -> TeamIdeaOut:
+        """Any idea of the project, pending, spam and merged ones too; another project's is not found."""
         return await team_out(ideas, idea)
 
     @patch(
@@ -134,6 +135,7 @@ class IdeaController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def list_voters(self, idea: Idea, ideas: Ideas, page: Page = 1, limit: Limit = 50) -> VoterList:
+        """Each person's name and, when known, address (from their token or a confirmed address)."""
         votes, total = await ideas.voters(idea, page=page, limit=limit)
         return VoterList(
             voters=[Voter(name=v.name, email=v.email, voted_at=iso_z(v.created_at)) for v in votes],
@@ -183,6 +185,7 @@ class ChangelogController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def list_entries(self, changelog: Changelog, page: Page = 1, limit: Limit = 20) -> ChangelogList:
+        """Drafts (no published_at) first, then the published entries, newest first."""
         rows, total = await changelog.list(page=page, limit=limit)
         ids = await changelog.idea_ids_of(rows)
         return ChangelogList(
@@ -192,6 +195,7 @@ class ChangelogController(Controller):
 
     @get("/{entry_id:str}", summary="Get a changelog entry", responses=error_responses(400, 401, 403, 404))
     async def get_entry(self, entry: ChangelogEntry, changelog: Changelog) -> ChangelogOut:
+        """One entry of the project's changelog, draft or published."""
         return await entry_out(changelog, entry)
 
     @patch(
@@ -202,10 +206,12 @@ class ChangelogController(Controller):
     async def patch_entry(
         self, entry: ChangelogEntry, data: ChangelogPatchBody, changelog: Changelog
     ) -> ChangelogOut:
+        """The fields sent change; once published, it tells the voters of the ideas it names (once each)."""
         return await entry_out(changelog, await changelog.update(entry, data))
 
     @delete(
         "/{entry_id:str}", summary="Delete a changelog entry", responses=error_responses(400, 401, 403, 404)
     )
     async def delete_entry(self, entry: ChangelogEntry, changelog: Changelog) -> None:
+        """The entry goes; the ideas it named stay as they are."""
         await changelog.delete(entry)

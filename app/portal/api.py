@@ -113,6 +113,7 @@ class PortalApiController(Controller):
         sig: Sig = None,
         token: Token = None,
     ) -> IdeaOut:
+        """An idea the reader may see: pending ones only to their author."""
         ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=False)
         idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
         return (await ideas.out([idea]))[0]
@@ -134,6 +135,8 @@ class PortalApiController(Controller):
         sig: Sig = None,
         token: Token = None,
     ) -> IdeaOut:
+        """Needs the person (401 without). Judged spam (honeypot, too fast) it is answered the same and kept
+        out of sight."""
         ideas, person, auto_approve = await self._ideas(request, db_session, project_key, needs_person=True)
         assert person is not None
         spam = spam_reason(data.website, data.elapsed_ms) is not None
@@ -156,6 +159,7 @@ class PortalApiController(Controller):
         sig: Sig = None,
         token: Token = None,
     ) -> VoteOut:
+        """Needs the person (401 without); voting again changes nothing."""
         ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
         assert person is not None
         idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
@@ -179,6 +183,7 @@ class PortalApiController(Controller):
         sig: Sig = None,
         token: Token = None,
     ) -> VoteOut:
+        """Needs the person (401 without); without a vote there is nothing to take back."""
         ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
         assert person is not None
         idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
@@ -203,6 +208,7 @@ class PortalApiController(Controller):
         sig: Sig = None,
         token: Token = None,
     ) -> CommentOut:
+        """Needs the person (401 without); `parent_id` answers another comment of the idea."""
         ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
         assert person is not None
         idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
@@ -228,6 +234,7 @@ class PortalApiController(Controller):
         page: Page = 1,
         limit: Limit = 20,
     ) -> ChangelogList:
+        """Published entries only, newest first."""
         settings = request_settings(request)
         project, _ = await portal_project(db_session, project_key)
         changelog = build(Changelog, db_session, widget_scope(project.org_id), project, settings)
