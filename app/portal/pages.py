@@ -62,6 +62,28 @@ PUBLIC_STATUSES = ("open", "planned", "in_progress", "done", "declined")
 TAGS_KEPT_SECONDS = 30.0
 """The list's tag filter shows the project's tags as this worker saw them at most this long ago."""
 _project_tags: dict[Any, tuple[float, list[str]]] = {}
+CONFIRMATION_INTERVAL = 600.0
+"""At most one confirmation mail to an address per project in this many seconds (per worker)."""
+CONFIRMATIONS_PER_HOUR = 30
+"""And at most this many confirmation mails per project an hour (per worker): nobody can make a portal
+mail many addresses."""
+_asked: dict[tuple[Any, str], float] = {}
+_project_asks: dict[Any, list[float]] = {}
+
+
+def _may_ask(project_id: Any, address: str) -> bool:
+    now = time.monotonic()
+    if len(_asked) > 10_000:
+        _asked.clear()
+    recent = [t for t in _project_asks.get(project_id, []) if t > now - 3600]
+    if (
+        _asked.get((project_id, address), -1e9) > now - CONFIRMATION_INTERVAL
+        or len(recent) >= CONFIRMATIONS_PER_HOUR
+    ):
+        return False
+    _asked[(project_id, address)] = now
+    _project_asks[project_id] = [*recent, now]
+    return True
 
 
 @dataclass
@@ -448,6 +470,8 @@ async def portal_email_sign_in(
         raise NotFound("this portal does not take votes by email")
     if not (3 <= len(address) <= 320 and "@" in address and " " not in address):
         raise InvalidRequest("email", "must be an email address")
+    if not _may_ask(page.project.id, address.lower()):  # answered the same: the budget tells nothing
+        return render(page, "message.html", message=TEXTS[page.language]["check_mail"])
     token = confirmation_token(page.settings, page.project, address, page.language)
     queue_mail(
         db_session,

@@ -99,3 +99,13 @@ async def test_voting_by_email_confirms_the_address(
     assert ">Remove vote<" in voted.text
     voters = await client.get(f"{team}/ideas/{idea['id']}/voters", headers=tenant.headers)
     assert voters.json()["voters"][0]["email"] == "eve@example.org"
+
+
+async def test_confirmation_mails_are_budgeted(client: AsyncTestClient, tenant: Tenant, inbox: Inbox) -> None:
+    board = await open_board(client, tenant, voting="email")
+    for _ in range(3):
+        asked = await client.post(f"{board.page}/sign-in", data={"email": "target@example.org"})
+        assert asked.status_code == 200 and "Check your mail" in asked.text
+    await inbox.wait_for(1)
+    await asyncio.sleep(0.3)  # the dispatcher looks every 50 ms: a second mail would have arrived
+    assert len(inbox.messages) == 1
