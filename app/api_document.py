@@ -30,6 +30,7 @@ from litestar.types import Method
 
 from app.exports.attachments import IMAGE_EXTENSIONS
 from app.exports.response import MEDIA_TYPES
+from app.ideas.bodies import FEEDBACK_IDEA_RULE
 from app.integrations.trackers import TRACKERS
 from app.schemas.examples import REQUEST_EXAMPLES
 from app.schemas.feedback_requests import PublicFeedbackBody
@@ -85,6 +86,7 @@ SCHEMA_RULES: dict[str, dict[str, Any]] = {
     "ContactReplyBody": {"required": ["message"]},
     "ConversationMessageBody": {"required": ["message"]},
     "IssueBody": {"required": ["tracker"]},
+    "FeedbackIdeaBody": FEEDBACK_IDEA_RULE,
 }
 """Rules across fields added to a generated component schema."""
 LINKS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -146,7 +148,9 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
             for parameter in operation.get("parameters", []):
                 parameter["schema"] = _never_null(parameter["schema"])
                 _refuse_extras(parameter["schema"], schemas, set())
-                if parameter["in"] == "path" and parameter["name"].endswith("_id"):
+                if parameter["in"] == "path" and (
+                    parameter["name"].endswith("_id") or parameter["name"] == "project_key"
+                ):
                     parameter["schema"] = {**parameter["schema"], "format": "uuid"}
             for content in operation.get("requestBody", {}).get("content", {}).values():
                 schema = content.get("schema", {})

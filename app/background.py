@@ -11,6 +11,7 @@ from litestar import Litestar
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.ideas.similar import IdeaEmbedSender
 from app.insights.engine import InsightsEngine, insights_engine
 from app.insights.jobs import EmbedSender
 from app.mail.sender import MailSender
@@ -55,7 +56,11 @@ def outbox_handlers(
         NotifySender(session_maker, settings),
         # A process with insights off leaves embedding jobs to the processes that can do them.
         *(
-            [EmbedSender(session_maker, insights), AnswerEmbedSender(session_maker, insights)]
+            [
+                EmbedSender(session_maker, insights),
+                AnswerEmbedSender(session_maker, insights),
+                IdeaEmbedSender(session_maker, insights),
+            ]
             if insights.enabled
             else []
         ),

@@ -12,6 +12,7 @@ from app.api.contact_messages import ContactMessageController
 from app.api.conversations import ConversationController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
+from app.api.ideas import ChangelogController, IdeaController
 from app.api.integrations import (
     MintlifyIntegrationController,
     PolarIntegrationController,
@@ -44,6 +45,8 @@ api_router = Router(
         RatingStatsController,
         SurveyController,
         lifecycle_event,
+        IdeaController,
+        ChangelogController,
         ThemeController,
         ChurnController,
         AlertController,

@@ -29,4 +29,7 @@ async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
         contact_messages=erased.contact_messages,
         survey_responses=erased.survey_responses,
         conversations=erased.conversations,
+        ideas=erased.ideas,
+        idea_votes=erased.idea_votes,
+        idea_comments=erased.idea_comments,
     )

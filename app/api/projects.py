@@ -40,7 +40,7 @@ class ProjectController(Controller):
 
     @patch(
         "/{project_id:str}",
-        summary="Change name, description, allowed origins, retention_days or require_verified_users",
+        summary="Change name, description, allowed origins, retention_days, require_verified_users or portal",
         responses=error_responses(400, 401, 403, 404, 413, 415),
     )
     async def patch_project(

@@ -305,6 +305,46 @@ TEXTS: dict[str, dict[str, MailText]] = {
             after=("Du bad om att få veta det en gång; det här är det enda mejlet om den.",),
         ),
     },
+    "idea_done": {
+        "en": MailText(
+            subject="Done: {idea}",
+            before=("An idea you supported on {project} is done: {idea}.", "{note}"),
+            action="See the idea",
+            after=("You hear of each idea once; this is the only mail about it.",),
+        ),
+        "de": MailText(
+            subject="Umgesetzt: {idea}",
+            before=("Eine Idee, die Sie bei {project} unterstützt haben, ist umgesetzt: {idea}.", "{note}"),
+            action="Zur Idee",
+            after=("Sie hören von jeder Idee einmal; dies ist die einzige E-Mail dazu.",),
+        ),
+        "sv": MailText(
+            subject="Klart: {idea}",
+            before=("En idé du stödde hos {project} är genomförd: {idea}.", "{note}"),
+            action="Se idén",
+            after=("Du får höra om varje idé en gång; det här är det enda mejlet om den.",),
+        ),
+    },
+    "portal_confirm": {
+        "en": MailText(
+            subject="Confirm your address to vote on {project}",
+            before=("Someone asked to vote and suggest ideas on {project} with this address.",),
+            action="Confirm and continue",
+            after=("The link works for 7 days. If it was not you, ignore this mail.",),
+        ),
+        "de": MailText(
+            subject="Bestätigen Sie Ihre Adresse, um bei {project} abzustimmen",
+            before=("Jemand möchte mit dieser Adresse bei {project} abstimmen und Ideen vorschlagen.",),
+            action="Bestätigen und weiter",
+            after=("Der Link gilt 7 Tage. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail.",),
+        ),
+        "sv": MailText(
+            subject="Bekräfta din adress för att rösta hos {project}",
+            before=("Någon vill rösta och föreslå idéer hos {project} med den här adressen.",),
+            action="Bekräfta och fortsätt",
+            after=("Länken fungerar i 7 dagar. Om det inte var du, bortse från det här mejlet.",),
+        ),
+    },
 }
 
 SIGN_IN_CHANGES: dict[str, dict[str, str]] = {

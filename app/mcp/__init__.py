@@ -54,7 +54,7 @@ async def mcp_server(app: Litestar) -> AsyncIterator[None]:
         f"{prefix}oauth-registrations:",
         app.stores.get(OAUTH_REGISTRATION_STORE),
     )
-    app.state.mcp = McpOnDemand(app.state.session_maker, budget)
+    app.state.mcp = McpOnDemand(app.state.session_maker, budget, settings)
     try:
         yield
     finally:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import anyio.to_thread
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.request_checks.call_budget import CallBudget
 
 if TYPE_CHECKING:
@@ -27,7 +28,13 @@ class McpOnDemand:
     """This process's MCP session manager: made and started by the first request to /mcp, run until the
     application stops (its task group must be entered and left by one task: a task of its own)."""
 
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], budget: CallBudget) -> None:
+    def __init__(
+        self,
+        session_maker: async_sessionmaker[AsyncSession],
+        budget: CallBudget,
+        settings: Settings | None = None,
+    ) -> None:
+        self.settings = settings
         self.session_maker = session_maker
         self.budget = budget
         self._manager: StreamableHTTPSessionManager | None = None
@@ -39,7 +46,7 @@ class McpOnDemand:
         async with self._starting:
             if self._manager is None:
                 server = await load("app.mcp.server")
-                manager = server.mcp_session_manager(self.session_maker, self.budget)
+                manager = server.mcp_session_manager(self.session_maker, self.budget, self.settings)
                 started = asyncio.get_running_loop().create_future()
                 # A context of its own: not the context of the request that happened to start it.
                 self._running = asyncio.create_task(

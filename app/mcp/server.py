@@ -18,6 +18,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.actor import current_actor
 from app.mcp.authentication import CALLER_KEY, SCOPE_KEY
 from app.mcp.tool_arguments import input_schema
@@ -79,8 +80,14 @@ def _output_schema(output: Any) -> dict[str, Any] | None:
 class McpTools:
     """The tools' two requests, list and call, for the scope the authentication resolved."""
 
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], budget: CallBudget) -> None:
+    def __init__(
+        self,
+        session_maker: async_sessionmaker[AsyncSession],
+        budget: CallBudget,
+        settings: Settings | None = None,
+    ) -> None:
         self.session_maker = session_maker
+        self.settings = settings
         self.budget = budget
         self.tools = {tool.name: tool for tool in TOOLS}
         self.listed = listed_tools()
@@ -112,7 +119,7 @@ class McpTools:
             refuse_nul_in_document(params.arguments or {})
             arguments = msgspec.convert(params.arguments or {}, tool.arguments, strict=True)
             async with self.session_maker() as session:
-                body, text = await tool.run(ToolCall(session, scope), arguments)
+                body, text = await tool.run(ToolCall(session, scope, self.settings), arguments)
                 if tool.writes:
                     await session.commit()
         except Exception as exc:  # every failure is answered as a tool error, never a stack trace
@@ -128,9 +135,9 @@ def _caller_scope(ctx: ServerRequestContext[Any, Any]) -> OrgScope:
 
 
 def mcp_session_manager(
-    session_maker: async_sessionmaker[AsyncSession], budget: CallBudget
+    session_maker: async_sessionmaker[AsyncSession], budget: CallBudget, settings: Settings | None = None
 ) -> StreamableHTTPSessionManager:
-    tools = McpTools(session_maker, budget)
+    tools = McpTools(session_maker, budget, settings)
     server: Server[Any] = Server(
         "hearken",
         version="1",

@@ -11,6 +11,8 @@ import msgspec
 from app.db.models import RatingType
 from app.db.models.field_rules import PATH_MAX_LENGTH, PATH_PATTERN, literal_of
 from app.db.paging import MAX_LIMIT, MAX_PAGE
+from app.ideas.bodies import StatusName as IdeaStatusName
+from app.ideas.bodies import Tags, Title
 from app.schemas.feedback import FeedbackSourceName
 from app.schemas.feedback_requests import (
     FeedbackCreateBody,
@@ -165,6 +167,24 @@ class SurveyCreateArguments(ProjectArguments):
 class SurveyStatusArguments(ProjectArguments):
     survey_id: SurveyRef
     status: SurveyStatusName
+
+
+class IdeaListArguments(ProjectArguments):
+    status: IdeaStatusName | None = None
+    tag: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    search: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    sort: Literal["top", "new", "trending"] = "top"
+    page: Page = 1
+    limit: Limit = 20
+
+
+class IdeaUpdateArguments(ProjectArguments):
+    idea_id: Annotated[str, msgspec.Meta(description="The idea's id (list_ideas).")]
+    status: IdeaStatusName | msgspec.UnsetType = msgspec.UNSET
+    response: Annotated[str, msgspec.Meta(max_length=5000)] | msgspec.UnsetType | None = msgspec.UNSET
+    tags: Tags | msgspec.UnsetType = msgspec.UNSET
+    title: Title | msgspec.UnsetType = msgspec.UNSET
+    pinned: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class AlertListArguments(ProjectArguments):

@@ -15,8 +15,11 @@ import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.alerts.service import Alerts
+from app.config import Settings
 from app.db.models import FeedbackSource, Project, RatingType
 from app.dependencies import Service, build
+from app.ideas.bodies import IdeaPatchBody, TeamIdeaList, TeamIdeaOut
+from app.ideas.service import Ideas
 from app.mcp.tool_arguments import (
     AlertListArguments,
     Arguments,
@@ -25,6 +28,8 @@ from app.mcp.tool_arguments import (
     FeedbackCreateArguments,
     FeedbackListArguments,
     FeedbackUpdateArguments,
+    IdeaListArguments,
+    IdeaUpdateArguments,
     ProjectArguments,
     RatingListArguments,
     RatingStatsArguments,
@@ -68,10 +73,11 @@ class ToolCall:
 
     session: AsyncSession
     scope: OrgScope
+    settings: Settings | None = None
 
     def service(self, service: type[Service], project: Project | None = None) -> Service:
         """A service in this call's session and scope, built the way a request's dependencies build it."""
-        return build(service, self.session, self.scope, project)
+        return build(service, self.session, self.scope, project, self.settings)
 
     async def project(self, ref: str) -> Project:
         """The project named by id or key, within the caller's organization (another's is not found)."""
@@ -292,6 +298,37 @@ async def list_alerts(call: ToolCall, args: AlertListArguments) -> Answer:
     return body, f"{len(body.alerts)} alerts: {lines}" if body.alerts else "No alerts."
 
 
+async def list_ideas(call: ToolCall, args: IdeaListArguments) -> Answer:
+    ideas = call.service(Ideas, await call.project(args.project_id))
+    rows, total = await ideas.list(
+        status=args.status,
+        tag=args.tag,
+        search=args.search,
+        sort=args.sort,
+        page=args.page,
+        limit=args.limit,
+        team=True,
+    )
+    tags = await ideas.tags_of(rows)
+    body = TeamIdeaList(
+        ideas=[TeamIdeaOut.of(row, tags[row.id]) for row in rows],
+        pagination=Pagination.of(page=args.page, limit=args.limit, total=total),
+    )
+    lines = "; ".join(f"{i.title} ({i.status}, {i.votes} votes, idea {i.id})" for i in body.ideas)
+    return body, _page_text(len(rows), total, args.page, "ideas") + (f" {lines}" if lines else "")
+
+
+async def update_idea(call: ToolCall, args: IdeaUpdateArguments) -> Answer:
+    ideas = call.service(Ideas, await call.project(args.project_id))
+    idea = await ideas.get(parse_uuid(args.idea_id, "idea_id"))
+    change = IdeaPatchBody(
+        status=args.status, response=args.response, tags=args.tags, title=args.title, pinned=args.pinned
+    )
+    await ideas.update(idea, change)
+    body = TeamIdeaOut.of(idea, (await ideas.tags_of([idea]))[idea.id])
+    return body, f"Idea {body.title} ({body.id}) is {body.status} with {body.votes} votes."
+
+
 def _page_text(shown: int, total: int, page: int, what: str) -> str:
     return f"{shown} of {total} {what} (page {page})."
 
@@ -464,5 +501,26 @@ TOOLS: tuple[Tool[Any], ...] = (
         AlertListArguments,
         list_alerts,
         AlertList,
+    ),
+    Tool(
+        "list_ideas",
+        "List ideas",
+        "Ideas of a project's public portal, pinned first, by votes (top), newest (new) or trend (trending), "
+        "one page at a time, each with its status, vote and comment counts, tags and the team's response; "
+        "pending suggestions are included.",
+        IdeaListArguments,
+        list_ideas,
+        TeamIdeaList,
+    ),
+    Tool(
+        "update_idea",
+        "Update an idea",
+        "Change an idea's status (pending, open, planned, in_progress, done, declined), the team's public "
+        "response, tags, title or pin; only the fields given change. Done tells its voters once by mail.",
+        IdeaUpdateArguments,
+        update_idea,
+        TeamIdeaOut,
+        writes=True,
+        destructive=True,
     ),
 )

@@ -8,6 +8,19 @@ PROJECT_KEY = "0b9e7c3e-5f43-4a55-9a4e-2f6f1c1d8a10"
 CONTEXT = {"path": "/docs/getting-started", "version": "2.4.0", "submitted_by": "user_1842"}
 
 REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
+    "IdeaCreateBody": {"title": "Dark mode", "body": "A dark theme for working at night.", "tags": ["ui"]},
+    "IdeaPatchBody": {"status": "planned", "response": "Coming in the May release."},
+    "MergeBody": {"into": "01928f3a-7c1e-7d2b-9a41-3c5e8f0b6d21"},
+    "FeedbackIdeaBody": {"idea_id": "01928f3a-7c1e-7d2b-9a41-3c5e8f0b6d21"},
+    "ChangelogCreateBody": {
+        "title": "May release",
+        "body": "**Dark mode** is here.",
+        "published_at": "2026-05-04T09:00:00Z",
+        "idea_ids": ["01928f3a-7c1e-7d2b-9a41-3c5e8f0b6d21"],
+    },
+    "ChangelogPatchBody": {"title": "May release: dark mode"},
+    "PortalIdeaBody": {"title": "Export to CSV", "body": "Download every answer as a spreadsheet."},
+    "CommentBody": {"body": "We need this for our monthly report."},
     "FeedbackCreateBody": {
         "message": "The export button does nothing on Safari.",
         "type": "Bug",

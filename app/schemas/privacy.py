@@ -21,6 +21,10 @@ class ErasedOut(msgspec.Struct):
     survey_responses: int
     conversations: int = 0
     """The person's conversations with the team, with their messages."""
+    ideas: int = 0
+    """Ideas the person suggested on a portal (with the votes and comments on them)."""
+    idea_votes: int = 0
+    idea_comments: int = 0
 
 
 ERASURE_BODY_RULE = {

@@ -8,6 +8,7 @@ import msgspec
 
 from app.db.models import Project
 from app.schemas.fields import NAME_PATTERN
+from app.schemas.portal import PortalPatch, PortalSettings, portal_of
 
 
 class ProjectOut(msgspec.Struct):
@@ -24,6 +25,8 @@ class ProjectOut(msgspec.Struct):
     """A submission naming a user without a valid user_signature is refused (403)."""
     has_identity_secret: bool = False
     """Whether an identity secret was created (it is shown only when created or rotated)."""
+    portal: PortalSettings | None = None
+    """The public ideas portal's settings (at {base}/p/{key} when enabled)."""
 
     @classmethod
     def of(cls, project: Project, feedback_count: int) -> ProjectOut:
@@ -38,6 +41,7 @@ class ProjectOut(msgspec.Struct):
             retention_days=project.retention_days,
             require_verified_users=project.require_verified_users,
             has_identity_secret=project.sealed_identity_secret is not None,
+            portal=portal_of(project),
         )
 
 
@@ -75,6 +79,8 @@ class ProjectPatchBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True)
     require_verified_users: bool | msgspec.UnsetType = msgspec.UNSET
     """true refuses (403) a submission naming a user (submitted_by) without a valid user_signature;
     anonymous submissions stay accepted."""
+    portal: PortalPatch | msgspec.UnsetType = msgspec.UNSET
+    """The ideas portal's settings: the fields sent change."""
 
 
 class IdentitySecret(msgspec.Struct):

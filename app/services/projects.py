@@ -18,6 +18,7 @@ from app.errors import Forbidden, InvalidRequest, NotFound
 from app.ingest import normalize_origins
 from app.notifications.events import forget_news_of_project
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
+from app.schemas.portal import PortalPatch, apply_portal
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope, OrgScoped
 
@@ -110,6 +111,7 @@ class Projects(OrgScoped):
         allowed_origins: list[str] | None = None,
         retention_days: int | UnsetType | None = UNSET,
         require_verified_users: bool | None = None,
+        portal: PortalPatch | None = None,
     ) -> Project:
         """Every field is checked before any is changed, so a refused update leaves the project as it was;
         `retention_days=None` keeps data forever."""
@@ -127,6 +129,8 @@ class Projects(OrgScoped):
                 setattr(project, field, value)
         if kept is not UNSET:
             project.retention_days = kept  # type: ignore[assignment]
+        if portal is not None:
+            apply_portal(project, portal)
         await self.session.flush()
         return project
 

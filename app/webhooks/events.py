@@ -30,6 +30,8 @@ EventType = Literal[
     "survey.response.completed",
     "alert.opened",
     "alert.resolved",
+    "idea.created",
+    "idea.status_changed",
     "webhook.test",
 ]
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)

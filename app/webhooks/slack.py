@@ -47,6 +47,10 @@ def slack_text(event: dict[str, Any]) -> str:
     if kind in ("alert.opened", "alert.resolved"):
         state = "Alert" if kind == "alert.opened" else "Resolved"
         return f"{state}: {_escape(data.get('title'))}"
+    if kind == "idea.created":
+        return f"New idea ({_escape(data.get('status'))}): {_quote(data.get('title'))}"
+    if kind == "idea.status_changed":
+        return f"Idea now {_escape(data.get('status'))}: {_quote(data.get('title'))}"
     return "Test event from Hearken: this endpoint receives Hearken's events."
 
 

@@ -129,6 +129,9 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
         "contact_messages": before["ada messages"],
         "survey_responses": 0,
         "conversations": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
     }
     assert set((await remaining(session_maker, ours)).values()) == {0}
     assert await remaining(session_maker, [other_tenant.project.id]) == theirs
@@ -171,6 +174,9 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
         "contact_messages": 0,
         "survey_responses": 0,
         "conversations": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
     }
     log = (await client.get("/api/v1/audit-log", headers=tenant.headers)).json()["entries"]
     erasures = [e for e in log if e["action"] == "erasure.performed"]

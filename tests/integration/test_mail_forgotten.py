@@ -118,6 +118,9 @@ async def test_erasure_voids_the_mail_queued_about_the_person(
         "contact_messages": 1,
         "survey_responses": 0,
         "conversations": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
     }
     assert await smtp_comes_back(smtp_port, session_maker) == [CONTROL.recipient]
 

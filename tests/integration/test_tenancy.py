@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.models import Conversation
 from app.db.transactions import unit_of_work
+from app.ideas.bodies import ChangelogCreateBody, IdeaCreateBody
+from app.ideas.service import Changelog, Ideas
 from app.ingest import add_ratings, helpful_input
 from app.integrations.trackers import TRACKERS
 from app.schemas.rating_requests import HelpfulRatingBody
@@ -184,6 +186,13 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         conversation = await session.scalar(
             select(Conversation.id).where(Conversation.feedback_id == signed.id)
         )
+        settings = Settings(database_url="sqlite://", secret_key="tests")
+        idea = await Ideas(session, operator_scope(owner.project.org_id), owner.project, settings).create(
+            IdeaCreateBody(title="B's idea")
+        )
+        entry = await Changelog(
+            session, operator_scope(owner.project.org_id), owner.project, settings
+        ).create(ChangelogCreateBody(title="B's release"))
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
@@ -193,6 +202,8 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         "survey_id": str(survey.id),
         "alert_id": str(alert.id),
         "conversation_id": str(conversation),
+        "idea_id": str(idea.id),
+        "entry_id": str(entry.id),
     }
 
 
@@ -301,10 +312,19 @@ PUBLIC_ROUTES = {
     "POST /api/v1/integrations/stripe/{integration_id}",
     "POST /api/v1/integrations/polar/{integration_id}",
     "POST /api/v1/integrations/{tracker}/{integration_id}",
+    "GET /api/v1/portal/{project_key}/ideas",
+    "POST /api/v1/portal/{project_key}/ideas",
+    "GET /api/v1/portal/{project_key}/ideas/{idea_id}",
+    "PUT /api/v1/portal/{project_key}/ideas/{idea_id}/vote",
+    "DELETE /api/v1/portal/{project_key}/ideas/{idea_id}/vote",
+    "POST /api/v1/portal/{project_key}/ideas/{idea_id}/comments",
+    "GET /api/v1/portal/{project_key}/changelog",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints and the survey
 widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
-and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery)."""
+and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery), and the
+ideas portal's JSON (a portal that is off or unknown is 404; reading needs nobody; its writes need the
+person, signed with the project's identity secret: tests/integration/ideas/test_portal.py)."""
 
 PERSON_ROUTES = {
     "GET /api/v1/conversations/{conversation_id}",

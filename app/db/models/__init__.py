@@ -5,6 +5,8 @@ from app.db.models.alert import Alert
 from app.db.models.alert_watch import AlertWatch
 from app.db.models.attachment_usage import AttachmentUsage
 from app.db.models.audit_entry import AuditEntry
+from app.db.models.changelog_entry import ChangelogEntry
+from app.db.models.changelog_idea import ChangelogIdea
 from app.db.models.connected_app import ConnectedApp
 from app.db.models.contact_message import ContactMessage, ContactStatus
 from app.db.models.contact_reply import ContactReply
@@ -17,6 +19,13 @@ from app.db.models.feedback_embedding import FeedbackEmbedding
 from app.db.models.feedback_import import FeedbackImport
 from app.db.models.feedback_item import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType
 from app.db.models.feedback_reward import FeedbackReward
+from app.db.models.idea import Idea, IdeaStatus
+from app.db.models.idea_comment import IdeaComment
+from app.db.models.idea_demand import IdeaDemand
+from app.db.models.idea_notice import IdeaNotice
+from app.db.models.idea_tag import IdeaTag
+from app.db.models.idea_vector import IdeaVector
+from app.db.models.idea_vote import IdeaVote
 from app.db.models.invitation import Invitation
 from app.db.models.linked_issue import LinkedIssue
 from app.db.models.membership import Membership, Role
@@ -32,6 +41,7 @@ from app.db.models.outbox_job import JobStatus, OutboxJob
 from app.db.models.passkey import Passkey
 from app.db.models.password_reset import PasswordReset
 from app.db.models.polar_integration import PolarIntegration
+from app.db.models.portal_opt_out import PortalOptOut
 from app.db.models.project import Project
 from app.db.models.project_insight import ProjectInsight
 from app.db.models.rating import Rating, RatingType
@@ -69,6 +79,8 @@ __all__ = [
     "AlertWatch",
     "AttachmentUsage",
     "AuditEntry",
+    "ChangelogEntry",
+    "ChangelogIdea",
     "ConnectedApp",
     "ContactMessage",
     "ContactReply",
@@ -86,6 +98,14 @@ __all__ = [
     "FeedbackStatus",
     "FeedbackType",
     "Frequency",
+    "Idea",
+    "IdeaComment",
+    "IdeaDemand",
+    "IdeaNotice",
+    "IdeaStatus",
+    "IdeaTag",
+    "IdeaVector",
+    "IdeaVote",
     "Invitation",
     "JobStatus",
     "LinkedIssue",
@@ -102,6 +122,7 @@ __all__ = [
     "Passkey",
     "PasswordReset",
     "PolarIntegration",
+    "PortalOptOut",
     "Project",
     "ProjectInsight",
     "Rating",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID, uuid4
 
 from advanced_alchemy.base import UUIDv7AuditBase
@@ -28,3 +29,5 @@ class Project(UUIDv7AuditBase):
     returned again."""
     require_verified_users: Mapped[bool] = mapped_column(Boolean, default=False)
     """Refuse a submission that names a user without that user's valid signature."""
+    portal: Mapped[dict[str, Any] | None] = mapped_column(JsonB, default=None)
+    """The public ideas portal's settings (app/schemas/portal.py); None: never set up (off)."""

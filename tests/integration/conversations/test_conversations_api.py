@@ -5,15 +5,13 @@ input is refused naming the field."""
 
 from __future__ import annotations
 
-import time
-
-import jwt
 import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import ConversationMessage
+from app.identity.person_tokens import person_token
 from tests.factories import Tenant
 from tests.integration.conversations.helpers import (
     ORIGIN,
@@ -158,11 +156,9 @@ async def test_without_a_valid_identity_the_answer_is_401_naming_it(
     client: AsyncTestClient, ada: Person, query: dict[str, str]
 ) -> None:
     if query.get("token") == "expired":
-        query = {"token": jwt.encode({"sub": ada.id, "exp": int(time.time()) - 3600}, ada.secret, "HS256")}
+        query = {"token": person_token(ada.secret, ada.id, lifetime=-3600)}
     elif query.get("token") == "other-secret":
-        query = {
-            "token": jwt.encode({"sub": ada.id, "exp": int(time.time()) + 60}, "ids_" + "o" * 43, "HS256")
-        }
+        query = {"token": person_token("ids_" + "o" * 43, ada.id, lifetime=60)}
     response = await client.get(
         "/api/v1/conversations", params={"project_key": ada.tenant.project_key, **query}, headers=ORIGIN
     )

@@ -40,8 +40,9 @@ READ_TOOLS = {
     "list_surveys",
     "survey_results",
     "list_alerts",
+    "list_ideas",
 }
-WRITE_TOOLS = {"create_feedback", "update_feedback", "create_survey", "set_survey_status"}
+WRITE_TOOLS = {"create_feedback", "update_feedback", "create_survey", "set_survey_status", "update_idea"}
 
 
 @pytest.fixture
@@ -229,6 +230,27 @@ async def test_survey_tools_answer_the_rest_bodies(
             client, "set_survey_status", {"project_id": pid, "survey_id": sid, "status": "paused"}
         )
         assert body["error"] == "forbidden"
+
+
+async def test_idea_tools_answer_the_rest_bodies(
+    base_url: str, rest: httpx.AsyncClient, tenant: Tenant
+) -> None:
+    pid = tenant.project_id
+    idea = (await rest.post(f"/projects/{pid}/ideas", json={"title": "Dark mode", "tags": ["ui"]})).json()
+    async with mcp_client(base_url, bearer(tenant.token)) as client:
+        listed = await call(client, "list_ideas", {"project_id": pid, "tag": "ui"})
+        assert listed == (await rest.get(f"/projects/{pid}/ideas", params={"tag": "ui"})).json()
+        changed = await call(
+            client,
+            "update_idea",
+            {"project_id": pid, "idea_id": idea["id"], "status": "planned", "response": "May"},
+        )
+        assert changed == (await rest.get(f"/projects/{pid}/ideas/{idea['id']}")).json()
+        assert (changed["status"], changed["response"]) == ("planned", "May")
+        bad = await refused(
+            client, "update_idea", {"project_id": pid, "idea_id": idea["id"], "status": "shipped"}
+        )
+        assert bad["error"] == "invalid_request" and "status" in bad["details"]
 
 
 async def test_another_organization_s_ids_are_unknown(

@@ -64,6 +64,9 @@ async def test_erasure_by_user_id_takes_their_responses_links_and_counts(
         "contact_messages": 0,
         "survey_responses": 2,
         "conversations": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
     }
     assert await count(session_maker, SurveyResponse, SurveyResponse.submitted_by == "user_42") == 1  # theirs
     assert await count(session_maker, SurveyLink) == 0

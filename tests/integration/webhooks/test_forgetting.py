@@ -100,6 +100,9 @@ async def test_erasure_deletes_the_deliveries_that_carried_the_persons_data(
         "contact_messages": 1,
         "survey_responses": 0,
         "conversations": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
     }
 
     left = await bodies(session_maker)
