@@ -89,7 +89,8 @@ async def test_the_team_triages_ideas_in_the_console(
 
     detail = await console.get(f"{base}/{ids['dark']}")
     assert "Ann" in detail.text and "bob@example.org" in detail.text and ">Pin</button>" in detail.text
-    changes = {"status": "in_progress", "response": "Shipping in May", "tags": "UI, Themes", "title": "Dark mode"}
+    changes = {"status": "in_progress", "response": "Shipping in May", "tags": "UI, Themes"}
+    changes["title"] = "Dark mode"
     saved = await console.post(f"{base}/{ids['dark']}", {**changes, "body": "A dark theme"})
     assert saved.status_code == 200 and "Saved." in saved.text
     dark = await idea("dark")
