@@ -25,6 +25,8 @@ from app.ingest import serving_gc
 from app.mcp import mcp_routes, mcp_server
 from app.operations.json_logs import configure_logging
 from app.periodic import periodic_jobs
+from app.portal.api import PortalApiController
+from app.portal.pages import portal_router
 from app.probes import operations_router
 from app.public import public_router
 from app.public.polar_receiver import polar_receiver_router
@@ -56,6 +58,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             *console_routes(settings),
             *mcp_routes(settings, state.session_maker),
             widgets_router(),
+            portal_router(),
+            PortalApiController,
             *([] if settings.is_production else DEMO_ROUTES),
         ],
         plugins=[

@@ -1,9 +1,9 @@
 """Closing the loop for the crowd: when an idea becomes done, or a published changelog entry names it,
 each person who voted for it (and its author) with a known address, and each linked feedback item's
-`notify_email`, gets one mail in their language, with a one-click unsubscribe. Never two for the same
-idea and address: an `idea_notices` row is inserted first (the primary key is the guard, also against a
-second process), and the mail is queued only when the insert added it. Addresses that unsubscribed from
-the project's idea mails are skipped."""
+`notify_email` (once confirmed), gets one mail in their language, with a one-click unsubscribe. Never two
+for the same idea and address: an `idea_notices` row is inserted first (the primary key is the guard,
+also against a second process), and the mail is queued only when the insert added it. Addresses that
+unsubscribed from the project's idea mails are skipped."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +26,7 @@ from app.db.models import (
     IdeaVote,
     PortalOptOut,
     Project,
+    ReporterAddress,
 )
 from app.errors import NotFound
 from app.mail import Mail, queue_mail
@@ -121,10 +122,21 @@ async def _recipients(session: AsyncSession, idea: Idea) -> list[tuple[str, str]
         found.setdefault(email.lower(), language)
     if idea.author_email:
         found.setdefault(idea.author_email.lower(), idea.author_language)
+    # A reporter's address counts once its owner confirmed it for the project (as for "resolved" mail):
+    # nobody can make the service mail an address they typed into a widget.
     items = await session.scalars(
         select(FeedbackItem.notify_email)
         .join(IdeaDemand, IdeaDemand.feedback_id == FeedbackItem.id)
-        .where(IdeaDemand.idea_id == idea.id, FeedbackItem.notify_email.is_not(None))
+        .join(
+            ReporterAddress,
+            (ReporterAddress.project_id == FeedbackItem.project_id)
+            & (ReporterAddress.address == func.lower(FeedbackItem.notify_email)),
+        )
+        .where(
+            IdeaDemand.idea_id == idea.id,
+            FeedbackItem.notify_email.is_not(None),
+            ReporterAddress.confirmed_at.is_not(None),
+        )
     )
     for email in items:
         found.setdefault(email.lower(), "en")

@@ -302,10 +302,19 @@ PUBLIC_ROUTES = {
     "POST /api/v1/integrations/stripe/{integration_id}",
     "POST /api/v1/integrations/polar/{integration_id}",
     "POST /api/v1/integrations/{tracker}/{integration_id}",
+    "GET /api/v1/portal/{project_key}/ideas",
+    "POST /api/v1/portal/{project_key}/ideas",
+    "GET /api/v1/portal/{project_key}/ideas/{idea_id}",
+    "PUT /api/v1/portal/{project_key}/ideas/{idea_id}/vote",
+    "DELETE /api/v1/portal/{project_key}/ideas/{idea_id}/vote",
+    "POST /api/v1/portal/{project_key}/ideas/{idea_id}/comments",
+    "GET /api/v1/portal/{project_key}/changelog",
 }
 """The only API routes that answer without a token: the widgets' collection endpoints and the survey
 widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
-and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery)."""
+and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery), and the
+ideas portal's JSON (a portal that is off or unknown is 404; reading needs nobody; its writes need the
+person, signed with the project's identity secret: tests/integration/ideas/test_portal.py)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:
