@@ -22,6 +22,8 @@ from tenants.scope import operator_scope
 from tests.console_helpers import Console, add_user, errors_in
 from tests.factories import Tenant
 
+BODY = "Please **now** <script>alert(1)</script> [x](javascript:alert(1))"
+
 
 async def arrange(
     session_maker: async_sessionmaker[AsyncSession], settings: Settings, tenant: Tenant
@@ -33,7 +35,7 @@ async def arrange(
         ideas = build(Ideas, session, scope, project, settings)
         ann = Person.of_user("ann", name="Ann", email="ann@example.org")
         bob = Person.of_user("bob", name="Bob", email="bob@example.org")
-        pending = await ideas.suggest(ann, "Export to <b>CSV</b>", "Please", spam=False, auto_approve=False)
+        pending = await ideas.suggest(ann, "Export to <b>CSV</b>", BODY, spam=False, auto_approve=False)
         spam_like = await ideas.suggest(bob, "Cheap watches", "", spam=False, auto_approve=False)
         dark = await ideas.create(IdeaCreateBody(title="Dark mode", tags=["ui"]))
         night = await ideas.create(IdeaCreateBody(title="Night theme"))
@@ -125,6 +127,8 @@ async def test_the_team_triages_ideas_in_the_console(
     assert (await idea("pending"))["demand"] == 1
     detail = await console.get(f"{base}/{ids['pending']}")
     assert "The CSV export is missing" in detail.text
+    assert "<strong>now</strong>" in detail.text and "<script>alert" not in detail.text
+    assert 'href="javascript:' not in detail.text
     new = await console.post(f"{feedback}/idea", {"title": "CSV export"})
     assert "Linked to “CSV export”" in new.text and (await idea("pending"))["demand"] == 0
 
