@@ -456,7 +456,8 @@ class ChangelogConsoleController(Controller):
                 values=vars(data),
                 chosen=[i for i in data.ids()],
             )
-        return go_to(request, ideas_url(project, "changelog") + "?done=created")
+        done = "published" if data.action == "publish" else "created"
+        return go_to(request, ideas_url(project, "changelog") + f"?done={done}")
 
     async def _entry(
         self,

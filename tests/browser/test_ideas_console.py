@@ -1,10 +1,11 @@
 """The console's Ideas tab in Chromium, against a server with insights on: the portal settings on the
 project page, approving a pending suggestion, a row's status set from its select, merging a German
-suggestion into the English idea it repeats (offered by meaning), and an idea's status and response
-(screenshots under test-artifacts/console/)."""
+suggestion into the English idea it repeats (offered by meaning), an idea's status and response, a
+changelog entry naming it, and a feedback item linked to it (screenshots under test-artifacts/console/)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,3 +138,25 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
     expect(page.get_by_text("maja@example.org")).to_be_visible()
     screenshot(page, "ideas-detail")
     screenshot(page, "ideas-detail-phone", width=390)
+
+    # the changelog names the idea it shipped
+    page.get_by_role("link", name="Ideas", exact=True).first.click()
+    page.get_by_role("navigation", name="Ideas").get_by_role("link", name="Changelog").click()
+    page.get_by_label("Title").fill("Dark mode is here")
+    page.get_by_label("What changed").fill("Switch it on under **Settings**.")
+    page.get_by_role("checkbox", name=re.compile(f"^{DARK[0]}")).check()
+    page.get_by_role("button", name="Publish now").click()
+    row = page.get_by_role("row", name=re.compile("Dark mode is here"))
+    expect(row.get_by_role("link", name=DARK[0], exact=True)).to_be_visible()
+    entries = local_http.get(f"{api}/changelog", headers=tenant.headers).json()["entries"]
+    assert entries[0]["idea_ids"] == [created[DARK[0]]] and entries[0]["published_at"]
+    screenshot(page, "ideas-changelog")
+
+    # a feedback item linked to the idea as demand
+    item = local_http.post(f"{api}/feedback", json={"message": "Too bright at night"}, headers=tenant.headers)
+    page.goto(f"{base}/projects/{tenant.project_id}/feedback/{item.json()['id']}")
+    page.get_by_label("Existing idea").select_option(label=f"{DARK[0]} (2 votes)")
+    page.get_by_role("button", name="Link to idea").click()
+    expect(page.locator("#linked-idea")).to_contain_text(DARK[0])
+    screenshot(page, "ideas-feedback-link")
+    assert local_http.get(f"{api}/ideas/{created[DARK[0]]}", headers=tenant.headers).json()["demand"] == 1
