@@ -1,7 +1,8 @@
 """The console's Ideas tab in Chromium, against a server with insights on: the portal settings on the
 project page, approving a pending suggestion, a row's status set from its select, merging a German
 suggestion into the English idea it repeats (offered by meaning), an idea's status and response, a
-changelog entry naming it, and a feedback item linked to it (screenshots under test-artifacts/console/)."""
+changelog entry naming it, and a feedback item linked to it; axe-clean pages (screenshots under
+test-artifacts/console/)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from app.ideas.people import Person
 from app.ideas.service import Ideas
 from tenants.scope import operator_scope
 from tests import databases
+from tests.browser.accessibility import axe_violations
 from tests.browser.console_harness import page, screenshot
 from tests.browser.harness import SECRET_KEY, LiveServer
 from tests.console_helpers import PASSWORD, add_user
@@ -84,12 +86,14 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
     assert (settings["enabled"], settings["title"], settings["voting"]) == (True, "Acme ideas", "email")
     portal.scroll_into_view_if_needed()
     screenshot(page, "ideas-portal-settings")
+    assert axe_violations(page) == []
 
     # the pending queue
     page.get_by_role("link", name="Ideas", exact=True).first.click()
     queue = page.locator("#pending-" + created[DUNKEL[0]])
     expect(queue).to_contain_text(DUNKEL[0])
     screenshot(page, "ideas-board")
+    assert axe_violations(page) == []
     queue.get_by_role("button", name="Approve").click()
     expect(page.get_by_role("status")).to_contain_text("is open")
     expect(page.locator(".queue-list")).to_have_count(0)
@@ -113,6 +117,7 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
         time.sleep(1)
         page.reload()
     screenshot(page, "ideas-merge-suggested")
+    assert axe_violations(page) == []
     similar.get_by_role("button", name="Merge into this").first.click()
     expect(page.get_by_role("heading", name=DARK[0], level=1)).to_be_visible()
     expect(page.get_by_role("status").first).to_contain_text("Merged")
@@ -151,6 +156,7 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
     entries = local_http.get(f"{api}/changelog", headers=tenant.headers).json()["entries"]
     assert entries[0]["idea_ids"] == [created[DARK[0]]] and entries[0]["published_at"]
     screenshot(page, "ideas-changelog")
+    assert axe_violations(page) == []
 
     # a feedback item linked to the idea as demand
     item = local_http.post(f"{api}/feedback", json={"message": "Too bright at night"}, headers=tenant.headers)
@@ -159,4 +165,5 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
     page.get_by_role("button", name="Link to idea").click()
     expect(page.locator("#linked-idea")).to_contain_text(DARK[0])
     screenshot(page, "ideas-feedback-link")
+    assert axe_violations(page) == []
     assert local_http.get(f"{api}/ideas/{created[DARK[0]]}", headers=tenant.headers).json()["demand"] == 1
