@@ -26,7 +26,7 @@ from app.db.models import ChangelogEntry, Idea, IdeaStatus, Project
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import provide
 from app.errors import InvalidRequest, msgspec_violation
-from app.ideas.bodies import ChangelogCreateBody, ChangelogPatchBody, IdeaPatchBody
+from app.ideas.bodies import ChangelogCreateBody, ChangelogPatchBody, IdeaCreateBody, IdeaPatchBody
 from app.ideas.portal_settings import portal_of
 from app.ideas.service import Changelog, Ideas
 from app.ideas.triage import IdeaTriage
@@ -98,6 +98,22 @@ class IdeaForm:
 
 
 @dataclass
+class NewIdeaForm:
+    title: str = ""
+    body: str = ""
+    tags: str = ""
+
+    def body_of(self) -> IdeaCreateBody:
+        """The team's idea, open at once, under the API's rules."""
+        form = {"title": self.title.strip(), "body": self.body, "tags": tags_of_text(self.tags)}
+        try:
+            return msgspec.convert(form, IdeaCreateBody)
+        except msgspec.ValidationError as exc:
+            rule, name = msgspec_violation(exc)
+            raise InvalidRequest((name or "title").split("[")[0], rule) from None
+
+
+@dataclass
 class PinForm:
     pinned: str = ""
 
@@ -113,7 +129,14 @@ class IdeasController(Controller):
     dependencies = {"ideas": provide(Ideas), "triage": provide(IdeaTriage)}
 
     async def _board(
-        self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage, **context: Any
+        self,
+        request: HTMXRequest,
+        project: Project,
+        ideas: Ideas,
+        triage: IdeaTriage,
+        *,
+        status_code: int = 200,
+        **context: Any,
     ) -> Any:
         query = {name: request.query_params.get(name, "").strip() for name in FILTERS}
         status = choice(query["status"], STATUSES, "status")
@@ -134,6 +157,7 @@ class IdeasController(Controller):
             request,
             "ideas.html",
             fragment="partials/_ideas_board.html",
+            status_code=status_code,
             project=project,
             ideas=rows,
             queue=queue,
@@ -147,12 +171,38 @@ class IdeasController(Controller):
             status_labels=STATUS_LABELS,
             sorts=SORTS,
             portal=portal_of(project),
+            new_errors=context.pop("new_errors", {}),
+            new_values=context.pop("new_values", {}),
             **context,
         )
 
     @get("/", opt=REPLICA_READS)
     async def board(self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage) -> Any:
         return await self._board(request, project, ideas, triage)
+
+    @post("/", opt=TRIAGE)
+    async def create(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        ideas: Ideas,
+        triage: IdeaTriage,
+        data: Form[NewIdeaForm],
+    ) -> Any:
+        """ "New idea": the team's own, open on the portal at once."""
+        try:
+            idea = await ideas.create(data.body_of())
+        except InvalidRequest as exc:
+            return await self._board(
+                request,
+                project,
+                ideas,
+                triage,
+                status_code=400,
+                new_errors={exc.field: exc.details.removeprefix(f"{exc.field}: ")},
+                new_values=vars(data),
+            )
+        return go_to(request, ideas_url(project, idea.id))
 
     async def _set_status(
         self,

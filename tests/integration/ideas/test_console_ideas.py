@@ -175,6 +175,13 @@ async def test_the_team_triages_ideas_in_the_console(
     assert (await client.get(api, headers=tenant.headers)).json()["portal"]["accent_color"] == "#ff6600"
     assert "Ideas portal" in (await console.get(project_page)).text
 
+    blank_idea = await console.post(base, {"title": " ", "body": "x", "tags": ""})
+    assert blank_idea.status_code == 400 and 'id="e-title"' in blank_idea.text
+    added = await console.post(base, {"title": "Offline mode", "tags": "Mobile"}, follow_redirects=True)
+    assert added.status_code == 200 and "<h1" in added.text and "Offline mode" in added.text
+    listed = (await client.get(f"{api}/ideas?q=offline", headers=tenant.headers)).json()["ideas"]
+    assert [(i["title"], i["status"], i["tags"]) for i in listed] == [("Offline mode", "open", ["mobile"])]
+
     other = f"/projects/{other_tenant.project_id}/ideas"
     assert (await console.get(other)).status_code == 404
     assert (await console.get(f"{other}/changelog")).status_code == 404
