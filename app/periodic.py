@@ -144,15 +144,16 @@ async def _apply_due_retention(app: Litestar) -> None:
     if pruned:
         _retention_log.info("deleted %s webhook deliveries finished more than 30 days ago", pruned)
     for removed in await run_due_retention(app.state.session_maker):
-        if removed.feedback or removed.ratings or removed.contact_messages:
+        if removed.feedback or removed.ratings or removed.contact_messages or removed.ideas:
             _retention_log.info(
                 "retention of project %s deleted %s feedback items, %s ratings, %s contact messages, "
-                "%s survey responses",
+                "%s survey responses, %s ideas and comments",
                 removed.project_id,
                 removed.feedback,
                 removed.ratings,
                 removed.contact_messages,
                 removed.survey_responses,
+                removed.ideas,
             )
 
 

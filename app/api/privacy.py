@@ -28,4 +28,7 @@ async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
         ratings=erased.ratings,
         contact_messages=erased.contact_messages,
         survey_responses=erased.survey_responses,
+        ideas=erased.ideas,
+        idea_votes=erased.idea_votes,
+        idea_comments=erased.idea_comments,
     )

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
+from uuid import UUID
 
 import msgspec
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Idea
 from app.ideas.bodies import IdeaOut
 from app.webhooks.events import Event, FieldChange, record_events
-
-if TYPE_CHECKING:
-    from app.ideas.service import Ideas
 
 
 def _data(idea: Idea, tags: list[str]) -> dict[str, Any]:
@@ -34,5 +33,5 @@ def idea_status_changed(idea: Idea, tags: list[str], before: str) -> Event:
     )
 
 
-async def record_idea_events(service: Ideas, events: Sequence[Event]) -> None:
-    await record_events(service.session, service.project.org_id, events)
+async def record_idea_events(session: AsyncSession, org_id: UUID, events: Sequence[Event]) -> None:
+    await record_events(session, org_id, events)

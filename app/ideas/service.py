@@ -12,7 +12,6 @@ own), nor ideas kept as spam (except their own: a bot learns nothing), nor merge
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -55,8 +54,6 @@ from tenants.scope import Access, OrgScope
 Sort = Literal["top", "new", "trending"]
 PENDING = IdeaStatus.PENDING.value
 DONE = IdeaStatus.DONE.value
-TRENDING_GRAVITY = 1.5
-"""Trending: votes / (age in hours + 2) ** gravity, as news aggregators rank; newer ideas rise."""
 
 
 def normal_tags(tags: Sequence[str]) -> list[str]:
@@ -125,32 +122,29 @@ class Ideas(ProjectScoped):
                     func.lower(Idea.body).contains(text, autoescape=True),
                 )
             )
-        total = await self.session.scalar(select(func.count()).select_from(Idea).where(*where)) or 0
-        if sort == "trending":
-            return await self._trending(where, page, limit), total
         if sort == "new":
-            order = (Idea.pinned.desc(), Idea.created_at.desc(), Idea.id.desc())
+            order: tuple[Any, ...] = (Idea.pinned.desc(), Idea.created_at.desc(), Idea.id.desc())
+        elif sort == "trending":
+            order = (Idea.pinned.desc(), self._trend().desc(), Idea.id.desc())
         else:
             order = (Idea.pinned.desc(), Idea.vote_count.desc(), Idea.id.desc())
-        rows = await self.session.scalars(one_page(select(Idea).where(*where), Idea, page, limit, *order))
-        return list(rows), total
+        # The total rides along with each row (one round trip); a page past the end counts on its own.
+        counted = select(Idea, func.count().over().label("total")).where(*where)
+        rows = (await self.session.execute(one_page(counted, Idea, page, limit, *order))).all()
+        if rows:
+            return [row[0] for row in rows], int(rows[0].total)
+        total = await self.session.scalar(select(func.count()).select_from(Idea).where(*where)) or 0
+        return [], total
 
-    async def _trending(self, where: list[ColumnElement[bool]], page: int, limit: int) -> list[Idea]:
-        rows = (
-            await self.session.execute(
-                select(Idea.id, Idea.vote_count, Idea.created_at, Idea.pinned).where(*where)
-            )
-        ).all()
-        now = utc_now()
-
-        def score(row: Any) -> tuple[bool, float]:
-            hours = max((now - row.created_at).total_seconds() / 3600, 0.0)
-            return row.pinned, row.vote_count / math.pow(hours + 2, TRENDING_GRAVITY)
-
-        ranked = sorted(rows, key=score, reverse=True)[(page - 1) * limit : page * limit]
-        ids = [row.id for row in ranked]
-        found = {idea.id: idea for idea in await self.session.scalars(select(Idea).where(Idea.id.in_(ids)))}
-        return [found[idea_id] for idea_id in ids if idea_id in found]
+    def _trend(self) -> ColumnElement[float]:
+        """Votes / (age in hours + 2)^2, as news aggregators rank (gravity 2: plain arithmetic, the same
+        on both databases)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            hours = func.extract("epoch", func.now() - Idea.created_at) / 3600.0
+        else:
+            hours = (func.julianday("now") - func.julianday(Idea.created_at)) * 24.0
+        age = hours + 2.0
+        return Idea.vote_count * 1.0 / (age * age)
 
     async def get(self, idea_id: UUID, *, viewer: Person | None = None, team: bool = True) -> Idea:
         """An idea of this project the reader may see; another project's idea is not found."""
@@ -482,14 +476,16 @@ class Ideas(ProjectScoped):
         from app.ideas.events import idea_created, record_idea_events
 
         await self._queue_vector(idea)
-        await record_idea_events(self, [idea_created(idea, (await self.tags_of([idea]))[idea.id])])
+        await record_idea_events(
+            self.session, self.project.org_id, [idea_created(idea, (await self.tags_of([idea]))[idea.id])]
+        )
 
     async def _status_changed(self, idea: Idea, before: str) -> None:
         from app.ideas.events import idea_status_changed, record_idea_events
         from app.ideas.notices import tell_of_done
 
         tags = (await self.tags_of([idea]))[idea.id]
-        await record_idea_events(self, [idea_status_changed(idea, tags, before)])
+        await record_idea_events(self.session, self.project.org_id, [idea_status_changed(idea, tags, before)])
         if idea.status == DONE:
             await tell_of_done(self.session, self.settings, self.project, [idea])
 

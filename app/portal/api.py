@@ -11,8 +11,8 @@ from litestar import Controller, Request, delete, get, post, put
 from litestar.params import Parameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.paging import Limit, Page
 from app.db.ids import parse_uuid
+from app.db.paging import MAX_LIMIT, MAX_PAGE
 from app.dependencies import build, request_settings
 from app.errors import Unauthorized, error_responses
 from app.ideas.bodies import (
@@ -29,12 +29,14 @@ from app.ideas.bodies import (
 )
 from app.ideas.people import Person
 from app.ideas.service import Changelog, Ideas
-from app.ingest.spam import spam_reason
+from app.ingest import spam_reason
 from app.portal.visitors import language_of, portal_project, presented_person
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 from tenants.scope import widget_scope
 
+Page = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="1-indexed page.")]
+Limit = Annotated[int, Parameter(ge=1, le=MAX_LIMIT, description=f"Items per page, at most {MAX_LIMIT}.")]
 ProjectKey = Annotated[str, Parameter(description="The project's public key.")]
 IDENTITY = (
     "The person: `user` and `sig` (the hex HMAC-SHA256 of the user id keyed by the project's identity "

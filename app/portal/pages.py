@@ -35,14 +35,14 @@ from app.errors import ApiError, InvalidRequest, NotFound
 from app.ideas.identity import COOKIE, confirmation_token, person_of_confirmation, visit_token
 from app.ideas.notices import opt_out, portal_title, read_unsubscribe
 from app.ideas.people import Person
-from app.ideas.portal_settings import PortalSettings
 from app.ideas.service import Changelog, Ideas
 from app.ideas.similar import similar_ideas
-from app.ingest.spam import spam_reason
+from app.ingest import spam_reason
 from app.mail import Mail, queue_mail
 from app.portal.markdown import render_markdown
 from app.portal.texts import TEXTS
 from app.portal.visitors import Visitor, language_of, portal_project, visitor_of
+from app.schemas.portal import PortalSettings
 from app.timestamps import iso_z
 from tenants.scope import widget_scope
 
@@ -59,6 +59,9 @@ SORTS = ("top", "new", "trending")
 PAGE_SIZE = 20
 ROADMAP = (IdeaStatus.PLANNED.value, IdeaStatus.IN_PROGRESS.value, IdeaStatus.DONE.value)
 PUBLIC_STATUSES = ("open", "planned", "in_progress", "done", "declined")
+TAGS_KEPT_SECONDS = 30.0
+"""The list's tag filter shows the project's tags as this worker saw them at most this long ago."""
+_project_tags: dict[Any, tuple[float, list[str]]] = {}
 
 
 @dataclass
@@ -212,7 +215,7 @@ async def portal_list(
         ideas=rows,
         tags=await ideas.tags_of(rows),
         voted=await ideas.voted(rows, page.person),
-        all_tags=await ideas.project_tags(),
+        all_tags=await _tags(ideas, page.project.id),
         sort=sort,
         status=status,
         tag=tag,
@@ -222,6 +225,16 @@ async def portal_list(
         total=total,
         statuses=PUBLIC_STATUSES,
     )
+
+
+async def _tags(ideas: Ideas, project_id: Any) -> list[str]:
+    kept = _project_tags.get(project_id)
+    if kept is None or kept[0] < time.monotonic():
+        if len(_project_tags) > 1000:
+            _project_tags.clear()
+        kept = (time.monotonic() + TAGS_KEPT_SECONDS, await ideas.project_tags())
+        _project_tags[project_id] = kept
+    return kept[1]
 
 
 @get("/p/{project_key:str}/ideas/{idea_id:str}", include_in_schema=False)

@@ -16,7 +16,7 @@ from app.db.models import Project
 from app.errors import NotFound, Unauthorized
 from app.ideas.identity import COOKIE, person_of_visit, user_from_signature, user_from_token, visit_token
 from app.ideas.people import Person
-from app.ideas.portal_settings import PortalSettings, portal_of
+from app.schemas.portal import PortalSettings, portal_of
 from tenants.languages import LANGUAGES, preferred_language
 
 NO_PORTAL = "no portal at this address"

@@ -19,6 +19,10 @@ class ErasedOut(msgspec.Struct):
     ratings: int
     contact_messages: int
     survey_responses: int
+    ideas: int = 0
+    """Ideas the person suggested on a portal (with the votes and comments on them)."""
+    idea_votes: int = 0
+    idea_comments: int = 0
 
 
 ERASURE_BODY_RULE = {

@@ -7,8 +7,8 @@ from typing import Annotated
 import msgspec
 
 from app.db.models import Project
-from app.ideas.portal_settings import PortalPatch, PortalSettings, portal_of
 from app.schemas.fields import NAME_PATTERN
+from app.schemas.portal import PortalPatch, PortalSettings, portal_of
 
 
 class ProjectOut(msgspec.Struct):

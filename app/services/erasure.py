@@ -7,6 +7,8 @@ with its audit entry. The webhook deliveries that carried a copy of an erased it
 their attempts, so neither the delivery log nor "Retry" holds on to them, and so does every mail about an
 erased item or message, waiting or sent (a reply or a notification queued while SMTP was down is never
 sent afterwards), and the confirmation of the person's address (and of the addresses the erased items named).
+On the ideas portal, the ideas they suggested, their votes and comments go too (the person's user id is
+their `submitted_by`; their address, one they confirmed or one a token gave).
 
 The audit entry keeps how many items went and which identifiers were used, never the identifiers themselves:
 the log must not hold on to the person the erasure removed."""
@@ -23,6 +25,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, or_, select
 from app.db.audit_trail import audit
 from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress, SurveyResponse
 from app.errors import InvalidRequest
+from app.ideas.forgetting import forget_person
 from app.ingest import delete_ratings
 from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
@@ -40,6 +43,9 @@ class Erased:
     ratings: int
     contact_messages: int
     survey_responses: int = 0
+    ideas: int = 0
+    idea_votes: int = 0
+    idea_comments: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,12 @@ class Erasure(OrgScoped):
         await forget_deliveries_about(self.session, self.scope.org_id, copied)
         await forget_news_about(self.session, message_ids)  # the items' mail goes with the items
         await self._forget_addresses(person, feedback)
+        project_ids = await self._ids(Project.id, [self._org_projects()])
+        portal = await forget_person(self.session, project_ids, person.submitted_by, person.email)
         erased = Erased(
+            ideas=portal.ideas,
+            idea_votes=portal.votes,
+            idea_comments=portal.comments,
             feedback=await delete_feedback(self.session, feedback) if feedback else 0,
             ratings=await delete_ratings(self.session, ratings) if ratings else 0,
             contact_messages=(
@@ -90,9 +101,7 @@ class Erasure(OrgScoped):
             survey_responses=await forget_responses(self.session, responses) if responses else 0,
         )
         if person.submitted_by:
-            await forget_links(
-                self.session, await self._ids(Project.id, [self._org_projects()]), person.submitted_by
-            )
+            await forget_links(self.session, project_ids, person.submitted_by)
         given = [name for name in ("submitted_by", "email") if getattr(person, name)]
         audit(
             self.session,

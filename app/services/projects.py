@@ -15,9 +15,9 @@ from app.db.models import FeedbackCounter, FeedbackEmbedding, Project, ProjectIn
 from app.db.row_locks import lock_in_id_order
 from app.db.secret_box import SecretBox
 from app.errors import Forbidden, InvalidRequest, NotFound
-from app.ideas.portal_settings import PortalPatch, apply_portal
 from app.ingest import normalize_origins
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
+from app.schemas.portal import PortalPatch, apply_portal
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope, OrgScoped
 

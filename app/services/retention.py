@@ -1,8 +1,8 @@
 """Retention: a project with `retention_days` keeps its feedback items, ratings, contact messages and survey
-responses (with the links lifecycle events made) for that many days; older ones are deleted for good, with
-every counter kept exact, and so are the webhook deliveries of the project's events made before then (each
-carries a copy of its item), and every mail about a deleted item or message, waiting or sent, and every
-reporter's address confirmation no submission has used since then.
+responses (with the links lifecycle events made), and its portal's ideas and comments, for that many days;
+older ones are deleted for good, with every counter kept exact, and so are the webhook deliveries of the
+project's events made before then (each carries a copy of its item), and every mail about a deleted item or
+message, waiting or sent, and every reporter's address confirmation no submission has used since then.
 Finished deliveries of every project go after 30 days anyway (`prune_old_deliveries`).
 
 The deletion runs in batches, each its own short transaction, so a project with millions of old rows never
@@ -34,6 +34,7 @@ from app.db.models import (
 )
 from app.db.rating_partitions import drop_expired_months
 from app.db.transactions import unit_of_work
+from app.ideas.forgetting import forget_before
 from app.ingest import delete_ratings
 from app.notifications.events import forget_news_about
 from app.services.feedback_items import delete_feedback
@@ -61,6 +62,7 @@ class Removed:
     contact_messages: int
     webhook_deliveries: int = 0
     survey_responses: int = 0
+    ideas: int = 0
 
 
 async def claim_due_projects(
@@ -133,6 +135,9 @@ async def apply_retention(
         result = await session.execute(delete(SurveyLink).where(SurveyLink.id.in_(oldest)))
         return int(result.rowcount)  # type: ignore[attr-defined]
 
+    async def ideas(session: AsyncSession) -> int:
+        return await forget_before(session, project_id, cutoff, batch)
+
     await _in_batches(session_maker, links, batch)  # a link older than the cutoff has expired anyway
     async with unit_of_work(session_maker) as session:
         org_id = await session.scalar(select(Project.org_id).where(Project.id == project_id))
@@ -153,6 +158,7 @@ async def apply_retention(
         contact_messages=await _in_batches(session_maker, messages, batch),
         webhook_deliveries=deliveries,
         survey_responses=await _in_batches(session_maker, responses, batch),
+        ideas=await _in_batches(session_maker, ideas, batch),
     )
 
 

@@ -29,6 +29,7 @@ from tests.bench.alerts import alerts_part
 from tests.bench.backfill import backfill_part
 from tests.bench.capacity import capacity_part
 from tests.bench.exports import describe, measure_export
+from tests.bench.ideas import ideas_part
 from tests.bench.images import images_part
 from tests.bench.insights import insights_part
 from tests.bench.load import LoadResult, get_script, post_script, wrk
@@ -75,6 +76,9 @@ at 100,000 items and theme recomputation (both databases)."""
 ONLY_WIDGETS = os.environ.get("BENCH_ONLY") == "widgets"
 """BENCH_ONLY=widgets prints the widget files' gzipped sizes (the survey loader and renderer among them)
 against their budgets alone."""
+ONLY_IDEAS = os.environ.get("BENCH_ONLY") == "ideas"
+"""BENCH_ONLY=ideas measures the ideas portal alone on PostgreSQL: its list with 10,000 ideas and 1,000,000
+votes, vote submits beside rating submits, and the page's weight (tests/bench/ideas.py)."""
 ONLY_SURVEYS = os.environ.get("BENCH_ONLY") == "surveys"
 """BENCH_ONLY=surveys measures survey response submits beside rating submits (both databases), the active
 list and one survey's results at 10,000 and 100,000 responses alone (tests/bench/surveys.py)."""
@@ -472,6 +476,12 @@ def main() -> None:
         print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
         RESULTS.parent.mkdir(exist_ok=True)
         (RESULTS.parent / "alerts.json").write_text(json.dumps(results, indent=2))
+        return
+    if ONLY_IDEAS:
+        results["ideas"] = ideas_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)
+        print("\n".join(f"  {name}: {value} {target}" for name, value, target in rows))
+        RESULTS.parent.mkdir(exist_ok=True)
+        (RESULTS.parent / "ideas.json").write_text(json.dumps(results, indent=2))
         return
     if ONLY_SURVEYS:
         results["surveys"] = surveys_part(record, app_env, rating_script, ROUNDS, ROUND_SECONDS)

@@ -110,7 +110,15 @@ async def test_erasure_voids_the_mail_queued_about_the_person(
     person is erased."""
     await queue_reply_and_notifications(client, tenant, session_maker)
     erased = await client.post("/api/v1/privacy/erase", json={"email": VISITOR}, headers=tenant.headers)
-    assert erased.json() == {"feedback": 1, "ratings": 0, "contact_messages": 1, "survey_responses": 0}
+    assert erased.json() == {
+        "feedback": 1,
+        "ratings": 0,
+        "contact_messages": 1,
+        "survey_responses": 0,
+        "ideas": 0,
+        "idea_votes": 0,
+        "idea_comments": 0,
+    }
     assert await smtp_comes_back(smtp_port, session_maker) == [CONTROL.recipient]
 
 

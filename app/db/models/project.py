@@ -30,4 +30,4 @@ class Project(UUIDv7AuditBase):
     require_verified_users: Mapped[bool] = mapped_column(Boolean, default=False)
     """Refuse a submission that names a user without that user's valid signature."""
     portal: Mapped[dict[str, Any] | None] = mapped_column(JsonB, default=None)
-    """The public ideas portal's settings (app/ideas/portal_settings.py); None: never set up (off)."""
+    """The public ideas portal's settings (app/schemas/portal.py); None: never set up (off)."""

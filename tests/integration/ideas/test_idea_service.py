@@ -37,6 +37,12 @@ async def test_votes_merge_and_counts(
         assert target.vote_count == 3 and night.merged_into_id == dark.id
         listed, total = await ideas.list(team=True)
         assert [idea.title for idea in listed] == ["Dark mode"] and total == 1
+        fresh = await ideas.create(IdeaCreateBody(title="Fresh"))
+        await ideas.vote(fresh, ANN)
+        for sort in ("top", "new", "trending"):
+            listed, total = await ideas.list(team=True, sort=sort)
+            assert total == 2 and {idea.title for idea in listed} == {"Dark mode", "Fresh"}, sort
+        assert (await ideas.list(team=True, page=2, limit=2))[1] == 2  # past the end: counted alone
         await ideas.update(dark, IdeaPatchBody(status="planned", response="Coming in May"))
     async with session_maker() as session:
         recount = await session.scalar(
