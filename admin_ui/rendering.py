@@ -12,8 +12,8 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Redirect
 from litestar.template import TemplateConfig
 
-from app.ideas.portal_settings import portal_of
-from app.portal.markdown import render_markdown
+from app.ideas.markdown import render_markdown
+from app.schemas.portal import portal_of
 from app.services.projects import RETENTION_DAYS
 from app.timestamps import iso_z
 

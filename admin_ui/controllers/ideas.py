@@ -27,10 +27,10 @@ from app.db.read_routing import REPLICA_READS
 from app.dependencies import provide
 from app.errors import InvalidRequest, msgspec_violation
 from app.ideas.bodies import ChangelogCreateBody, ChangelogPatchBody, IdeaCreateBody, IdeaPatchBody
-from app.ideas.portal_settings import portal_of
 from app.ideas.service import Changelog, Ideas
 from app.ideas.triage import IdeaTriage
 from app.schemas.pagination import Pagination
+from app.schemas.portal import portal_of
 from app.timestamps import utc_now
 from tenants.permissions import needs
 from tenants.scope import Access

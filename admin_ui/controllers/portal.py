@@ -16,7 +16,7 @@ from admin_ui.forms import Form
 from admin_ui.rendering import render
 from app.db.models import Project
 from app.errors import InvalidRequest, msgspec_violation
-from app.ideas.portal_settings import PortalPatch
+from app.schemas.portal import PortalPatch
 from app.services.projects import Projects
 
 
