@@ -69,6 +69,17 @@ def tags_of_text(text: str) -> list[str]:
     return [tag.strip() for tag in text.split(",") if tag.strip()]
 
 
+def uuids_in(values: list[str]) -> list[UUID]:
+    """The ids among a form's ticked values (a forged one is left out: the service names it)."""
+    found = []
+    for value in values:
+        try:
+            found.append(UUID(value))
+        except ValueError:
+            continue
+    return found
+
+
 def parse_uuid_field(value: str, name: str) -> UUID:
     try:
         return UUID(value.strip())
@@ -465,7 +476,7 @@ class ChangelogConsoleController(Controller):
             pages=Pages(
                 Pagination.of(page=page, limit=PAGE_SIZE, total=total), ideas_url(project, "changelog"), {}
             ),
-            choices=await triage.for_changelog(context.get("chosen", [])),
+            choices=await triage.for_changelog(uuids_in(context.get("chosen", []))),
             chosen=context.pop("chosen", []),
             status_labels=STATUS_LABELS,
             portal=portal_of(project),
@@ -523,6 +534,7 @@ class ChangelogConsoleController(Controller):
         named = (await changelog.idea_ids_of([entry]))[entry.id]
         chosen = context.pop("chosen", None)
         chosen = [str(i) for i in named] if chosen is None else chosen
+        named = list(dict.fromkeys([*named, *uuids_in(chosen)]))
         return render(
             request,
             "changelog_entry.html",

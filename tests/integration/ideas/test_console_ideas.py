@@ -7,6 +7,7 @@ and another organization's ideas not found."""
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -142,8 +143,11 @@ async def test_the_team_triages_ideas_in_the_console(
     entries = (await client.get(f"{api}/changelog", headers=tenant.headers)).json()["entries"]
     assert len(entries) == 1 and entries[0]["idea_ids"] == [ids["dark"]] and entries[0]["published_at"]
     entry_url = f"{changelog}/{entries[0]['id']}"
-    blank = await console.post(entry_url, {"title": "", "action": "save"})
+    blank = await console.post(entry_url, {"title": "", "action": "save", "idea_ids": [ids["pending"]]})
     assert blank.status_code == 400 and 'id="e-title"' in blank.text
+    assert f'value="{ids["pending"]}" checked' in blank.text  # the ticks are kept
+    unknown = await console.post(changelog, {"title": "Hi", "idea_ids": [str(uuid4())], "action": "save"})
+    assert unknown.status_code == 400 and "no idea with this id in this project" in unknown.text
     unpublished = await console.post(entry_url, {"title": "Dark mode", "idea_ids": [], "action": "unpublish"})
     assert "Unpublished" in unpublished.text
     entry = (await client.get(f"{api}/changelog/{entries[0]['id']}", headers=tenant.headers)).json()
