@@ -21,6 +21,7 @@ import msgspec
 from sqlalchemy import ColumnElement, and_, delete, exists, false, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.config import Settings
 from app.db.models import (
@@ -452,13 +453,15 @@ class Ideas(ProjectScoped):
             raise InvalidRequest("idea_id", "this idea awaits the team's approval")
 
     async def _count(self, idea: Idea, column: Any, delta: int) -> None:
-        await self.session.execute(
+        """Move a kept count in the database (concurrent changes add up) and take its new value."""
+        value = await self.session.scalar(
             update(Idea)
             .where(Idea.id == idea.id)
             .values({column.key: column + delta})
+            .returning(column)
             .execution_options(synchronize_session=False)
         )
-        await self.session.refresh(idea, [column.key])
+        set_committed_value(idea, column.key, value)
 
     # -- shared -------------------------------------------------------------------------------------------
 
