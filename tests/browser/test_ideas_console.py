@@ -93,6 +93,7 @@ def test_the_team_runs_its_ideas_in_the_console(page: Page, ideas_server: LiveSe
     queue = page.locator("#pending-" + created[DUNKEL[0]])
     expect(queue).to_contain_text(DUNKEL[0])
     screenshot(page, "ideas-board")
+    screenshot(page, "ideas-board-phone", width=390)
     assert axe_violations(page) == []
     queue.get_by_role("button", name="Approve").click()
     expect(page.get_by_role("status")).to_contain_text("is open")
