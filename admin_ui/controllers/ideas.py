@@ -144,7 +144,6 @@ class IdeasController(Controller):
         request: HTMXRequest,
         project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
         *,
         status_code: int = 200,
         **context: Any,
@@ -188,8 +187,8 @@ class IdeasController(Controller):
         )
 
     @get("/", opt=REPLICA_READS)
-    async def board(self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage) -> Any:
-        return await self._board(request, project, ideas, triage)
+    async def board(self, request: HTMXRequest, project: Project, ideas: Ideas) -> Any:
+        return await self._board(request, project, ideas)
 
     @post("/", opt=TRIAGE)
     async def create(
@@ -197,7 +196,6 @@ class IdeasController(Controller):
         request: HTMXRequest,
         project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
         data: Form[NewIdeaForm],
     ) -> Any:
         """ "New idea": the team's own, open on the portal at once."""
@@ -208,7 +206,6 @@ class IdeasController(Controller):
                 request,
                 project,
                 ideas,
-                triage,
                 status_code=400,
                 new_errors={exc.field: exc.details.removeprefix(f"{exc.field}: ")},
                 new_values=vars(data),
@@ -220,7 +217,6 @@ class IdeasController(Controller):
         request: HTMXRequest,
         project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
         idea_id: UUID,
         status: str,
     ) -> Any:
@@ -228,22 +224,18 @@ class IdeasController(Controller):
         await ideas.set_status(idea, status)
         done = f"“{idea.title}” is {STATUS_LABELS[status].lower()}."
         if request.htmx:
-            return await self._board(request, project, ideas, triage, notice=done)
+            return await self._board(request, project, ideas, notice=done)
         back = request.url.query
         return go_to(request, ideas_url(project) + (f"?{back}" if back else ""))
 
     @post("/{idea_id:uuid}/approve", opt=TRIAGE)
-    async def approve(
-        self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage, idea_id: UUID
-    ) -> Any:
+    async def approve(self, request: HTMXRequest, project: Project, ideas: Ideas, idea_id: UUID) -> Any:
         """A pending suggestion goes on the portal, open for votes."""
-        return await self._set_status(request, project, ideas, triage, idea_id, IdeaStatus.OPEN.value)
+        return await self._set_status(request, project, ideas, idea_id, IdeaStatus.OPEN.value)
 
     @post("/{idea_id:uuid}/decline", opt=TRIAGE)
-    async def decline(
-        self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage, idea_id: UUID
-    ) -> Any:
-        return await self._set_status(request, project, ideas, triage, idea_id, IdeaStatus.DECLINED.value)
+    async def decline(self, request: HTMXRequest, project: Project, ideas: Ideas, idea_id: UUID) -> Any:
+        return await self._set_status(request, project, ideas, idea_id, IdeaStatus.DECLINED.value)
 
     @post("/{idea_id:uuid}/status", opt=TRIAGE)
     async def row_status(

@@ -105,21 +105,6 @@ class IdeaTriage(ProjectScoped):
         )
         return list(rows)
 
-    async def pending_count(self) -> int:
-        return (
-            await self.session.scalar(
-                select(func.count())
-                .select_from(Idea)
-                .where(
-                    Idea.project_id == self.project.id,
-                    Idea.status == IdeaStatus.PENDING.value,
-                    Idea.spam.is_(False),
-                    Idea.merged_into_id.is_(None),
-                )
-            )
-            or 0
-        )
-
     async def by_ids(self, ids: Sequence[UUID]) -> dict[UUID, Idea]:
         if not ids:
             return {}
