@@ -12,6 +12,8 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Redirect
 from litestar.template import TemplateConfig
 
+from app.ideas.markdown import render_markdown
+from app.schemas.portal import portal_of
 from app.services.projects import RETENTION_DAYS
 from app.timestamps import iso_z
 
@@ -33,6 +35,8 @@ def _engine_callback(engine: JinjaTemplateEngine) -> None:
     engine.engine.filters["mailto"] = _mailto
     engine.engine.filters["when"] = _when
     engine.engine.filters["iso"] = lambda moment: iso_z(moment) if moment is not None else ""
+    engine.engine.filters["markdown"] = render_markdown  # ideas and changelog texts, sanitized
+    engine.engine.globals["portal_of"] = portal_of  # the ideas portal's settings on the project page
     engine.engine.globals["retention_days"] = RETENTION_DAYS  # the field's bounds, as the service holds them
 
 

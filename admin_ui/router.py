@@ -27,12 +27,14 @@ from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.guides import GuideController
 from admin_ui.controllers.hosted_survey import hosted_survey_router
+from admin_ui.controllers.ideas import ChangelogConsoleController, IdeasController
 from admin_ui.controllers.install import InstallController
 from admin_ui.controllers.integrations import IntegrationsController
 from admin_ui.controllers.members import MembersController
 from admin_ui.controllers.notifications import NotificationsController, mail_links_router
 from admin_ui.controllers.origins import OriginsController
 from admin_ui.controllers.password_reset import PasswordResetController
+from admin_ui.controllers.portal import PortalSettingsController
 from admin_ui.controllers.privacy import PrivacyController
 from admin_ui.controllers.projects import ProjectsController
 from admin_ui.controllers.ratings import RatingsController
@@ -97,6 +99,9 @@ def console_router(settings: Settings) -> Router:
             AlertsController,
             RatingsController,
             SurveysController,
+            IdeasController,
+            ChangelogConsoleController,
+            PortalSettingsController,
             ChurnController,
             SpamController,
             ContactController,

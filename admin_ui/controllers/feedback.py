@@ -6,7 +6,7 @@ All reads and changes go through FeedbackItems, the service the REST API uses.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -19,12 +19,16 @@ from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from app.churn.rewards import Rewards
 from app.config import Settings
+from app.db.ids import parse_uuid
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project, SubjectKind
 from app.db.models.billing_items import subscription_of
+from app.db.models.idea import TITLE_LENGTH
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import build, provide
 from app.errors import ApiError, InvalidRequest, Unavailable, msgspec_violation
 from app.exports.attachments import attachment_response
+from app.ideas.service import Ideas
+from app.ideas.triage import IdeaTriage
 from app.integrations.tracker_integrations import TrackerIntegrations
 from app.integrations.trackers import TRACKERS, tracker_named
 from app.notifications.reporter_confirmation import confirmed_addresses
@@ -119,6 +123,14 @@ class BulkForm:
 
     def id_values(self) -> list[str]:
         return [self.ids] if isinstance(self.ids, str) else self.ids
+
+
+@dataclass
+class LinkIdeaForm:
+    """ "Link to idea": an existing idea chosen, or a new one's title (the title wins when both are given)."""
+
+    idea_id: str = ""
+    title: str = ""
 
 
 class FeedbackController(Controller):
@@ -256,6 +268,7 @@ class FeedbackController(Controller):
             await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
         ).get(item.id, [])
         set_up = await trackers_of(request, feedback_items).all()
+        triage = ideas_of(request, feedback_items, IdeaTriage)
         return render(
             request,
             "feedback_item.html",
@@ -278,6 +291,8 @@ class FeedbackController(Controller):
             can_reward=subscription_of(item) is not None,
             reward=await rewards_of(request, feedback_items).of(item),
             notify_confirmed=await _notify_confirmed(feedback_items, item),
+            linked_idea=await triage.idea_of(item.id),
+            idea_choices=await triage.linkable(),
             can_file=[
                 tracker
                 for name, tracker in TRACKERS.items()
@@ -397,6 +412,52 @@ class FeedbackController(Controller):
             issue_filed=f"The {chosen.label} issue is filed.",
         )
 
+    @post("/{feedback_id:uuid}/idea", opt=TRIAGE)
+    async def link_idea(
+        self,
+        request: HTMXRequest,
+        project: Project,
+        feedback_items: FeedbackItems,
+        insights: Insights,
+        members: Members,
+        feedback_id: UUID,
+        data: Form[LinkIdeaForm],
+    ) -> Any:
+        """ "Link to idea": the item counts as demand for the idea (its reporter hears when it is done); a
+        new title makes a new open idea with the item's message as its description."""
+        item = await feedback_items.get(feedback_id)
+        title = data.title.strip()
+        try:
+            if not title and not data.idea_id:
+                raise InvalidRequest("idea_id", "choose an idea or type a new idea's title")
+            if len(title) > TITLE_LENGTH:
+                raise InvalidRequest("title", f"at most {TITLE_LENGTH} characters")
+            idea_id = None if title else parse_uuid(data.idea_id, "idea_id")
+            idea = await ideas_of(request, feedback_items, Ideas).link_feedback(
+                item.id, idea_id, title or None
+            )
+        except InvalidRequest as exc:
+            return await self._detail(
+                request,
+                project,
+                feedback_items,
+                item,
+                insights=insights,
+                members=members,
+                status_code=400,
+                idea_error=exc.details.removeprefix(f"{exc.field}: "),
+                idea_title=title,
+            )
+        return await self._detail(
+            request,
+            project,
+            feedback_items,
+            item,
+            insights=insights,
+            members=members,
+            idea_linked=f"Linked to “{idea.title}”.",
+        )
+
     @post("/{feedback_id:uuid}/rewards", opt=TRIAGE)
     async def thank_with_discount(
         self,
@@ -513,6 +574,17 @@ def rewards_of(request: HTMXRequest, feedback_items: FeedbackItems) -> Rewards:
     """Thank-you discounts of the project, in the same session and scope."""
     settings: Settings = request.app.state.settings
     return build(Rewards, feedback_items.session, feedback_items.scope, feedback_items.project, settings)
+
+
+IdeasService = TypeVar("IdeasService", Ideas, IdeaTriage)
+
+
+def ideas_of(
+    request: HTMXRequest, feedback_items: FeedbackItems, service: type[IdeasService]
+) -> IdeasService:
+    """The project's ideas, in the same session and scope."""
+    settings: Settings = request.app.state.settings
+    return build(service, feedback_items.session, feedback_items.scope, feedback_items.project, settings)
 
 
 def trackers_of(request: HTMXRequest, feedback_items: FeedbackItems) -> TrackerIntegrations:

@@ -33,13 +33,13 @@ from app.db.models import Idea, IdeaStatus, Project
 from app.dependencies import build, request_settings
 from app.errors import ApiError, InvalidRequest, NotFound
 from app.ideas.identity import COOKIE, confirmation_token, person_of_confirmation, visit_token
+from app.ideas.markdown import render_markdown
 from app.ideas.notices import opt_out, portal_title, read_unsubscribe
 from app.ideas.people import Person
 from app.ideas.service import Changelog, Ideas
 from app.ideas.similar import similar_ideas
 from app.ingest import spam_reason
 from app.mail import Mail, queue_mail
-from app.portal.markdown import render_markdown
 from app.portal.texts import TEXTS
 from app.portal.visitors import Visitor, language_of, portal_project, visitor_of
 from app.schemas.portal import PortalSettings

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from litestar.testing import AsyncTestClient
 
-from app.portal.markdown import render_markdown
+from app.ideas.markdown import render_markdown
 from tests.factories import Tenant
 from tests.integration.ideas.conftest import open_board
 
