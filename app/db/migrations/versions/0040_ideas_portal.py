@@ -1,7 +1,7 @@
 """ideas portal
 
 Revision ID: 0040
-Revises: 0036
+Revises: 0041
 Create Date: 2026-11-29 10:50:00
 
 The public ideas portal: ideas, their votes, comments, tags and vectors, changelog entries and the
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0040"
-down_revision = "0036"
+down_revision = "0041"
 branch_labels = None
 depends_on = None
 
