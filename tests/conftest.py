@@ -87,16 +87,22 @@ def postgres_url() -> Iterator[str]:
     databases.postgres_drop(url)
 
 
+def worker_sqlite(request: pytest.FixtureRequest) -> str:
+    """The worker's SQLite database, emptied for the test: the same URL for every test of the worker
+    (unless one left it locked), so applications built for it are reused (the app fixture)."""
+    urls: list[str] = request.getfixturevalue("sqlite_urls")
+    if not databases.sqlite_empty(urls[-1]):
+        template: Path = request.getfixturevalue("sqlite_template")
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("sqlite")
+        urls.append(databases.sqlite_worker(template, folder))
+    return urls[-1]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest) -> str:
     """The worker's database of this kind, emptied for the test."""
     if request.param == "sqlite":
-        urls: list[str] = request.getfixturevalue("sqlite_urls")
-        if not databases.sqlite_empty(urls[-1]):
-            template: Path = request.getfixturevalue("sqlite_template")
-            folder = request.getfixturevalue("tmp_path_factory").mktemp("sqlite")
-            urls.append(databases.sqlite_worker(template, folder))
-        return urls[-1]
+        return worker_sqlite(request)
     url: str = request.getfixturevalue("postgres_url")
     databases.postgres_empty(url)
     return url
