@@ -22,6 +22,7 @@ from app.main import create_app
 from tests import databases
 from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant, make_tenant
+from tests.mail_server import Inbox, smtp_server
 from tests.services import require_postgres
 
 DB_CONFIG_REGISTRIES = (
@@ -72,6 +73,13 @@ def sqlite_urls(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="session")
+def served_inbox() -> Iterator[Inbox]:
+    """The worker's mail server, for the `inbox` fixture of tests/mail_server.py."""
+    with smtp_server() as inbox:
+        yield inbox
+
+
+@pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     require_postgres()
     url = databases.postgres_create()
@@ -79,16 +87,22 @@ def postgres_url() -> Iterator[str]:
     databases.postgres_drop(url)
 
 
+def worker_sqlite(request: pytest.FixtureRequest) -> str:
+    """The worker's SQLite database, emptied for the test: the same URL for every test of the worker
+    (unless one left it locked), so applications built for it are reused (the app fixture)."""
+    urls: list[str] = request.getfixturevalue("sqlite_urls")
+    if not databases.sqlite_empty(urls[-1]):
+        template: Path = request.getfixturevalue("sqlite_template")
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("sqlite")
+        urls.append(databases.sqlite_worker(template, folder))
+    return urls[-1]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest) -> str:
     """The worker's database of this kind, emptied for the test."""
     if request.param == "sqlite":
-        urls: list[str] = request.getfixturevalue("sqlite_urls")
-        if not databases.sqlite_empty(urls[-1]):
-            template: Path = request.getfixturevalue("sqlite_template")
-            folder = request.getfixturevalue("tmp_path_factory").mktemp("sqlite")
-            urls.append(databases.sqlite_worker(template, folder))
-        return urls[-1]
+        return worker_sqlite(request)
     url: str = request.getfixturevalue("postgres_url")
     databases.postgres_empty(url)
     return url

@@ -55,6 +55,13 @@ class FakeMintlify:
                 }
             )
 
+    def forget(self) -> None:
+        """No record, request or refusal: as new, at the same address."""
+        with self.lock:
+            self.records.clear()
+            self.requests.clear()
+            self.refusals.clear()
+
     def refuse_next(self, *refusals: Refusal) -> None:
         with self.lock:
             self.refusals.extend(refusals)

@@ -1,5 +1,8 @@
 """The operator command line: one JSON object on stdout per command, and on bad input a non-zero
-exit with one line on stderr. Run as an operator runs it, against the test database."""
+exit with one line on stderr, against the test database. The commands run through their entry point in
+the test process (`hearken_here`); what only a process shows (the installed script and its help, the
+console's session files in its working folder, a database never upgraded or out of reach) is run as an
+operator runs it, a `hearken` process."""
 
 from __future__ import annotations
 
@@ -15,20 +18,25 @@ from litestar.stores.file import FileStore
 from litestar.testing import AsyncTestClient
 
 from tests.cluster import HEARKEN
-from tests.integration.public.servers import hearken, server_env
+from tests.integration.public.servers import hearken, hearken_here, server_env
 from tests.server_processes import free_port
 
 
 def run_ok(env: dict[str, str], *args: str) -> dict[str, object]:
-    result = hearken(env, *args)
+    result = hearken_here(env, *args)
     assert result.returncode == 0, result.stderr
     [line] = result.stdout.strip().splitlines()
     payload: dict[str, object] = json.loads(line)
     return payload
 
 
-def run_refused(env: dict[str, str], *args: str) -> str:
-    result = hearken(env, *args)
+async def run_ok_in_thread(env: dict[str, str], *args: str) -> dict[str, object]:
+    """`run_ok` in a thread: the command runs an event loop of its own."""
+    return await anyio.to_thread.run_sync(lambda: run_ok(env, *args))
+
+
+def run_refused(env: dict[str, str], *args: str, process: bool = False) -> str:
+    result = (hearken if process else hearken_here)(env, *args)
     assert result.returncode != 0
     assert result.stdout == ""
     [line] = result.stderr.strip().splitlines()
@@ -37,18 +45,22 @@ def run_refused(env: dict[str, str], *args: str) -> str:
 
 async def test_an_operator_sets_up_an_organization(database_url: str, client: AsyncTestClient) -> None:
     env = server_env(database_url)
-    org = run_ok(env, "orgs", "create", "--name", "Acme", "--owner-email", "Ops@Example.com",
-                 "--owner-password", "correct horse battery")  # fmt: skip
+    org = await run_ok_in_thread(env, "orgs", "create", "--name", "Acme",
+                                 "--owner-email", "Ops@Example.com",
+                                 "--owner-password", "correct horse battery")  # fmt: skip
     assert set(org) == {"id", "name"} and org["name"] == "Acme"
 
-    token = run_ok(env, "tokens", "create", "--org", str(org["id"]), "--label", "ci", "--scope", "read")
+    token = await run_ok_in_thread(
+        env, "tokens", "create", "--org", str(org["id"]), "--label", "ci", "--scope", "read"
+    )
     assert set(token) == {"id", "token", "prefix", "label", "scope"}
     assert str(token["token"]).startswith("oat_") and len(str(token["token"])) == 47
     assert token["prefix"] == str(token["token"])[:12]
     assert (token["label"], token["scope"]) == ("ci", "read")
 
-    project = run_ok(env, "projects", "create", "--org", str(org["id"]), "--name", "Docs",
-                     "--description", "Product docs", "--origin", "https://Docs.Example.com:443")  # fmt: skip
+    project = await run_ok_in_thread(env, "projects", "create", "--org", str(org["id"]), "--name", "Docs",
+                                     "--description", "Product docs",
+                                     "--origin", "https://Docs.Example.com:443")  # fmt: skip
     assert project["allowed_origins"] == ["https://docs.example.com"]
     assert project["org_id"] == org["id"] and project["feedback_count"] == 0
     uuid.UUID(str(project["key"]))
@@ -57,7 +69,10 @@ async def test_an_operator_sets_up_an_organization(database_url: str, client: As
     listed = (await client.get("/api/v1/projects", headers=headers)).json()["projects"]
     assert [p["id"] for p in listed] == [project["id"]]
 
-    assert run_ok(env, "tokens", "revoke", "--id", str(token["id"])) == {"id": token["id"], "revoked": True}
+    assert await run_ok_in_thread(env, "tokens", "revoke", "--id", str(token["id"])) == {
+        "id": token["id"],
+        "revoked": True,
+    }
     assert (await client.get("/api/v1/projects", headers=headers)).status_code == 401
 
 
@@ -119,6 +134,6 @@ def test_a_database_never_upgraded_or_out_of_reach_is_named_in_one_line(tmp_path
     create = ("orgs", "create", "--name", "Acme", "--owner-email", "a@b.example",
               "--owner-password", "long pw 12")  # fmt: skip
     empty = server_env(f"sqlite+aiosqlite:///{tmp_path / 'new.db'}")
-    assert "run `hearken database upgrade`" in run_refused(empty, *create)
+    assert "run `hearken database upgrade`" in run_refused(empty, *create, process=True)
     down = server_env(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/hearken")
-    assert run_refused(down, *create).startswith("hearken: cannot use the database: ")
+    assert run_refused(down, *create, process=True).startswith("hearken: cannot use the database: ")

@@ -12,7 +12,7 @@ from litestar.testing import AsyncTestClient
 from app.db.models import User
 from tests.console_helpers import Console, errors_in
 from tests.factories import Tenant
-from tests.integration.public.servers import hearken, server_env
+from tests.integration.public.servers import hearken_here, server_env
 
 BROKEN = ["Docs\r\nBcc: victim@example.org", "Docs\nX", "Docs\x1b[31m", "Docs\x85", "Docs\u2028X", "Docs\t"]
 
@@ -74,14 +74,14 @@ async def test_the_console_refuses_names_and_labels_on_two_lines(console: Consol
 
 def test_the_command_line_refuses_names_and_labels_on_two_lines(database_url: str) -> None:
     env = server_env(database_url)
-    org = hearken(env, "orgs", "create", "--name", "Acme\r\nX", "--owner-email", "a@b.example",
+    org = hearken_here(env, "orgs", "create", "--name", "Acme\r\nX", "--owner-email", "a@b.example",
                   "--owner-password", "long enough pw")  # fmt: skip
     assert org.returncode != 0 and "name" in org.stderr and "one line" in org.stderr
-    made = hearken(env, "orgs", "create", "--name", "Acme", "--owner-email", "a@b.example",
+    made = hearken_here(env, "orgs", "create", "--name", "Acme", "--owner-email", "a@b.example",
                    "--owner-password", "long enough pw")  # fmt: skip
     assert made.returncode == 0, made.stderr
     org_id = json.loads(made.stdout)["id"]
-    token = hearken(env, "tokens", "create", "--org", org_id, "--label", "ci\nX")
+    token = hearken_here(env, "tokens", "create", "--org", org_id, "--label", "ci\nX")
     assert token.returncode != 0 and "label" in token.stderr
-    project = hearken(env, "projects", "create", "--org", org_id, "--name", "Docs\x1bX")
+    project = hearken_here(env, "projects", "create", "--org", org_id, "--name", "Docs\x1bX")
     assert project.returncode != 0 and "name" in project.stderr

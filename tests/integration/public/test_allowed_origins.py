@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.factories import Tenant
-from tests.integration.public.servers import hearken, server_env
+from tests.integration.public.servers import hearken_in_thread, server_env
 
 
 @pytest.mark.parametrize(
@@ -22,7 +22,7 @@ from tests.integration.public.servers import hearken, server_env
     ],
 )
 async def test_cli_refuses_bad_origins(database_url: str, tenant: Tenant, entry: str, message: str) -> None:
-    result = hearken(
+    result = await hearken_in_thread(
         server_env(database_url),
         "projects",
         "create",
@@ -40,7 +40,7 @@ async def test_cli_refuses_bad_origins(database_url: str, tenant: Tenant, entry:
 
 
 async def test_cli_stores_normalized_origins(database_url: str, tenant: Tenant) -> None:
-    result = hearken(
+    result = await hearken_in_thread(
         server_env(database_url),
         "projects",
         "create",
