@@ -25,7 +25,7 @@ from admin_ui.rendering import go_to, render
 from app.db.models import ChangelogEntry, Idea, IdeaStatus, Project
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import provide
-from app.errors import InvalidRequest, msgspec_violation
+from app.errors import ApiError, InvalidRequest, NotFound, msgspec_violation
 from app.ideas.bodies import ChangelogCreateBody, ChangelogPatchBody, IdeaCreateBody, IdeaPatchBody
 from app.ideas.service import Changelog, Ideas
 from app.ideas.triage import IdeaTriage
@@ -431,6 +431,12 @@ def entry_body(form: EntryForm) -> dict[str, Any]:
     }
 
 
+def field_error(exc: ApiError) -> dict[str, str]:
+    """A refusal worded "field: rule" as the form's error beside that field."""
+    field, _, rule = exc.details.partition(": ")
+    return {field.split("[")[0]: rule}
+
+
 def checked_entry(form: EntryForm, kind: type[Any]) -> Any:
     try:
         return msgspec.convert(entry_body(form), kind)
@@ -498,14 +504,14 @@ class ChangelogConsoleController(Controller):
     ) -> Any:
         try:
             await changelog.create(checked_entry(data, ChangelogCreateBody))
-        except InvalidRequest as exc:
+        except (InvalidRequest, NotFound) as exc:  # an idea it names may have gone meanwhile
             return await self._page(
                 request,
                 project,
                 changelog,
                 triage,
                 status_code=400,
-                errors={exc.field.split("[")[0]: exc.details.removeprefix(f"{exc.field}: ")},
+                errors=field_error(exc),
                 values=vars(data),
                 chosen=[i for i in data.ids()],
             )
@@ -564,7 +570,7 @@ class ChangelogConsoleController(Controller):
         entry = await changelog.get(entry_id)
         try:
             await changelog.update(entry, checked_entry(data, ChangelogPatchBody))
-        except InvalidRequest as exc:
+        except (InvalidRequest, NotFound) as exc:  # an idea it names may have gone meanwhile
             return await self._entry(
                 request,
                 project,
@@ -572,7 +578,7 @@ class ChangelogConsoleController(Controller):
                 triage,
                 entry,
                 status_code=400,
-                errors={exc.field.split("[")[0]: exc.details.removeprefix(f"{exc.field}: ")},
+                errors=field_error(exc),
                 values=vars(data),
                 chosen=data.ids(),
             )
