@@ -2,9 +2,9 @@
 
 Two lifetimes: the settings, the database engine and sessions and the signal that wakes the outbox
 dispatcher are made with the application; the Redis client, the read replicas, the shared cache
-generation, the token cache, the ingest door and what single sign-on providers published are made when
-it starts serving and closed when it stops (`serving_state`), so that an application that stopped can
-serve again with nothing of the last run left in them."""
+generation, the token cache, the ingest door, the survey intake and what single sign-on providers
+published are made when it starts serving and closed when it stops (`serving_state`), so that an
+application that stopped can serve again with nothing of the last run left in them."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from app.integrations.openid_connect import OpenIdClient
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 from app.surveys.active_list import ActiveSurveyLists
+from app.surveys.intake import SurveyIntake
 from tenants.token_directory import TokenDirectory
 
 
@@ -59,6 +60,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     redis_outage = RedisOutage()
     generation = cache_generation(settings, redis, redis_outage)
     ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
+    survey_intake = SurveyIntake(app.state.session_maker)
     routing = _read_routing(settings, engine, redis, redis_outage)
     app.state.update(
         {
@@ -67,6 +69,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             "read_routing": routing,
             "token_directory": TokenDirectory(app.state.session_maker, generation),
             "ingest": ingest,
+            "survey_intake": survey_intake,
             "insights": configure_insights(settings),
             "openid_client": OpenIdClient(),
             "active_surveys": ActiveSurveyLists(app.state.session_maker),
@@ -75,6 +78,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        await survey_intake.close()
         await ingest.close()
         if redis is not None:
             await redis.aclose()
@@ -114,3 +118,9 @@ def active_surveys_of(scope: Scope) -> ActiveSurveyLists:
     """The worker's cache of the projects' active survey lists."""
     lists: ActiveSurveyLists = scope["litestar_app"].state.active_surveys
     return lists
+
+
+def survey_intake_of(scope: Scope) -> SurveyIntake:
+    """The worker's intake of the widget's survey responses (read from the state, as ingest_of)."""
+    intake: SurveyIntake = scope["litestar_app"].state.survey_intake
+    return intake

@@ -1,0 +1,263 @@
+"""Stores survey responses, any number at once, in the caller's transaction: every rule of a submit
+lives here, whether the submit comes alone (the hosted page, in its request's transaction) or in a batch
+of the widget's submits (app/surveys/intake.py, one transaction for the batch).
+
+Each submission is checked whole, in the order given, before anything of it is kept: a refused one (400
+naming the field, 403, 404) is answered with its refusal and writes nothing, the others are stored.
+Locks are taken in one order: the batch's surveys (in id order; exclusive for a survey with
+max_responses, whose completed responses are counted, key share for the others), then the responses
+amended (in id order), then the counters in key order; erasure and retention take the response rows and
+then the counters. Under the lock a survey's completed responses are counted once, and each submission
+of the batch that completes a response adds one: the one that reaches max_responses completes the
+survey, and every later one of the batch is refused as for a completed survey. Counters are summed over
+the batch and written once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any, NamedTuple
+from uuid import UUID
+
+import msgspec
+from sqlalchemy import insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from uuid_utils.compat import uuid7
+
+from app.db.counter_upsert import add_to_counters
+from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
+from app.db.row_locks import lock_rows
+from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
+from app.surveys.answer_themes import queue_answer_vectors
+from app.surveys.answers import checked_answer, merged, missing_required
+from app.surveys.bodies import AnswerIn, SurveyResponseOut
+from app.surveys.counters import Counted, CounterKey, deltas
+from app.surveys.definition import questions_of
+from app.surveys.service import response_counts
+from app.timestamps import utc_now
+from app.webhooks.events import Event, record_events, survey_response_completed
+from app.webhooks.subscriptions import Subscription, remember_subscriptions
+
+ACTIVE = SurveyStatus.ACTIVE.value
+INSERT_RESPONSES = insert(SurveyResponse.__table__)
+"""A Core insert of plain rows: one statement for every new response of a batch, no ORM objects."""
+
+
+class Submission(msgspec.Struct, kw_only=True):
+    """One call's answers, from the widget or the hosted page."""
+
+    answers: list[AnswerIn]
+    language: str
+    path: str | None = None
+    completed: bool = False
+    response_id: UUID | None = None
+    submitted_by: str | None = None
+    submitted_by_verified: bool = False
+    spam: bool = False
+
+
+class ResponseToStore(NamedTuple):
+    project_id: UUID
+    org_id: UUID
+    survey_id: UUID
+    submission: Submission
+    webhooks: tuple[Subscription, ...] | None = None
+    """The organization's webhook endpoints when known already (the public endpoints' project cache)."""
+
+
+class StoredResponse(msgspec.Struct, kw_only=True):
+    """A response just inserted, with the attributes of a stored SurveyResponse."""
+
+    id: UUID
+    created_at: datetime
+    updated_at: datetime
+    survey_id: UUID
+    project_id: UUID
+    answers: list[dict[str, Any]]
+    language: str
+    path: str | None
+    completed: bool
+    day: date
+    submitted_by: str | None
+    submitted_by_verified: bool
+    spam: bool
+
+
+Stored = StoredResponse | SurveyResponse
+"""A new response, or the stored one a submission amended."""
+
+
+def _columns() -> tuple[str, ...]:
+    """The columns an insert fills: all but the ORM's insert sentinel (it stays NULL), each from the
+    StoredResponse field of its name."""
+    columns = tuple(c.name for c in SurveyResponse.__table__.columns if not c._insert_sentinel)
+    if missing := set(columns) - set(StoredResponse.__struct_fields__):
+        raise TypeError(f"survey_responses columns filled by no field of StoredResponse: {sorted(missing)}")
+    return columns
+
+
+_COLUMNS = _columns()
+
+
+async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore]) -> list[Stored | ApiError]:
+    """Each submission's stored response, or its refusal; the caller commits."""
+    surveys = await _locked_surveys(session, {item.survey_id for item in items})
+    ids = sorted({item.submission.response_id for item in items if item.submission.response_id})
+    amended = await _locked_responses(session, ids)
+    capped = [s.id for s in surveys.values() if s.max_responses is not None and s.status == ACTIVE]
+    batch = _Batch(surveys, amended, await response_counts(session, capped, "completed"))
+    results = [batch.take(item) for item in items]
+    await batch.write(session)
+    return results
+
+
+async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+    """The surveys, locked so that a deletion waits for this batch: exclusive for those with
+    max_responses (their completed responses are counted), key share for the others."""
+    found = {s.id: s for s in await session.scalars(select(Survey).where(Survey.id.in_(ids)))}
+    capped = sorted(i for i, s in found.items() if s.max_responses is not None)
+    others = sorted(i for i in found if i not in capped)
+    locked: set[UUID] = set()
+    if capped:
+        for survey in await lock_rows(session, Survey, [Survey.id.in_(capped)], [Survey.id]):
+            found[survey.id] = survey
+            locked.add(survey.id)
+    if others and session.get_bind().dialect.name != "sqlite":
+        locking = select(Survey.id).where(Survey.id.in_(others)).order_by(Survey.id)
+        locked.update(await session.scalars(locking.with_for_update(key_share=True)))
+    else:
+        locked.update(others)  # SQLite has one writer: nothing can delete them before this commits
+    return {i: s for i, s in found.items() if i in locked}
+
+
+async def _locked_responses(session: AsyncSession, ids: list[UUID]) -> dict[UUID, SurveyResponse]:
+    if not ids:
+        return {}
+    rows = await lock_rows(session, SurveyResponse, [SurveyResponse.id.in_(ids)], [SurveyResponse.id])
+    return {row.id: row for row in rows}
+
+
+class _Batch:
+    """What the batch's accepted submissions change, gathered in order and written at once."""
+
+    def __init__(
+        self, surveys: dict[UUID, Survey], amended: dict[UUID, SurveyResponse], completed: dict[UUID, int]
+    ) -> None:
+        self.surveys = surveys
+        self.amended = amended
+        self.completed = completed
+        """Completed responses per survey with max_responses: counted, then this batch's added."""
+        self.now = utc_now()
+        self.new: list[StoredResponse] = []
+        self.counts: Counter[CounterKey] = Counter()
+        self.texts: list[tuple[Stored, list[str]]] = []
+        self.events: dict[UUID, list[Event]] = defaultdict(list)
+        self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
+
+    def take(self, item: ResponseToStore) -> Stored | ApiError:
+        try:
+            return self._take(item)
+        except (InvalidRequest, Forbidden, NotFound) as refusal:
+            return refusal
+
+    def _take(self, item: ResponseToStore) -> Stored:
+        survey, submission = self.surveys.get(item.survey_id), item.submission
+        if survey is None or survey.project_id != item.project_id:
+            raise NotFound("survey_id: no survey with this id in this project")
+        if survey.status != ACTIVE:
+            raise InvalidRequest("survey_id", f"this survey is {survey.status}: it takes no responses")
+        if survey.audience.get("verified_only") and not submission.submitted_by_verified:
+            raise Forbidden("user_signature: this survey takes responses from verified users only")
+        if submission.language not in survey.languages:
+            raise InvalidRequest("language", f"is not one of the survey's languages {survey.languages}")
+        questions = questions_of(survey.questions)
+        by_id = {question.id: question for question in questions}
+        given: list[dict[str, Any]] = []
+        for at, answer in enumerate(submission.answers):
+            field = f"answers[{at}]"
+            if any(earlier["question_id"] == answer.question_id for earlier in given):
+                raise InvalidRequest(f"{field}.question_id", f"{answer.question_id!r} is answered twice")
+            given.append(
+                checked_answer(field, by_id.get(answer.question_id), answer.question_id, answer.value)
+            )
+        response: Stored | None = None
+        if submission.response_id is not None:
+            response = self.amended.get(submission.response_id)
+            if response is None or response.survey_id != survey.id:
+                raise InvalidRequest("response_id", "no response with this id to this survey")
+        before = [] if response is None else [Counted.of(response)]
+        was_completed = response is not None and response.completed
+        answers = merged(response.answers if response else [], given)
+        completed = was_completed or submission.completed
+        if completed and (missing := missing_required(questions, answers)) is not None:
+            raise InvalidRequest(
+                "answers", f"question {missing.id!r} is required before the response completes"
+            )
+        # Accepted: from here on nothing refuses it.
+        if response is None:
+            response = self._new(item, answers, completed)
+        else:
+            response.answers, response.completed = answers, completed
+            if response.submitted_by is None and submission.submitted_by is not None:
+                response.submitted_by = submission.submitted_by
+                response.submitted_by_verified = submission.submitted_by_verified
+        self.counts.update(deltas(before, [Counted.of(response)]))
+        earlier = {a["question_id"]: a["value"] for a in (before[0].answers if before else [])}
+        texts = [
+            a["question_id"]
+            for a in given
+            if a["type"] == "open_text" and earlier.get(a["question_id"]) != a["value"]
+        ]
+        if texts:
+            self.texts.append((response, texts))
+        if completed and not was_completed and not response.spam:
+            self._completes(item, survey, response)
+        return response
+
+    def _new(self, item: ResponseToStore, answers: list[dict[str, Any]], completed: bool) -> StoredResponse:
+        submission = item.submission
+        response = StoredResponse(
+            id=uuid7(),
+            created_at=self.now,
+            updated_at=self.now,
+            survey_id=item.survey_id,
+            project_id=item.project_id,
+            answers=answers,
+            language=submission.language,
+            path=submission.path,
+            completed=completed,
+            day=self.now.date(),
+            submitted_by=submission.submitted_by,
+            submitted_by_verified=submission.submitted_by_verified,
+            spam=submission.spam,
+        )
+        self.new.append(response)
+        return response
+
+    def _completes(self, item: ResponseToStore, survey: Survey, response: Stored) -> None:
+        """Announce it, and complete the survey when it reached max_responses completed responses."""
+        body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
+        about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
+        self.events[item.org_id].append(survey_response_completed(item.project_id, about))
+        if item.webhooks is not None:
+            self.webhooks[item.org_id] = item.webhooks
+        if survey.max_responses is not None:
+            self.completed[survey.id] += 1
+            if self.completed[survey.id] >= survey.max_responses:
+                survey.status = SurveyStatus.COMPLETED.value
+
+    async def write(self, session: AsyncSession) -> None:
+        if self.new:
+            await session.execute(
+                INSERT_RESPONSES, [{name: getattr(r, name) for name in _COLUMNS} for r in self.new]
+            )
+        await session.flush()  # the amended responses and the completed surveys
+        await add_to_counters(session, SurveyCounter.__table__, self.counts)  # type: ignore[arg-type]
+        for response, texts in self.texts:
+            await queue_answer_vectors(session, response, texts)  # type: ignore[arg-type]
+        for org_id, events in self.events.items():
+            if org_id in self.webhooks:
+                remember_subscriptions(session, org_id, self.webhooks[org_id])
+            await record_events(session, org_id, events)
