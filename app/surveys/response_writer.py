@@ -22,11 +22,13 @@ from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
-from sqlalchemy import insert, select
+from sqlalchemy import Table, bindparam, insert, select, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
 
-from app.db.counter_upsert import add_to_counters
+from app.db.counter_upsert import add_to_counters, counter_rows, upsert_columns
+from app.db.json_records import add_to_counters as json_add_to_counters
+from app.db.json_records import insert_records
 from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
 from app.db.row_locks import lock_rows
 from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
@@ -41,8 +43,9 @@ from app.webhooks.events import Event, record_events, survey_response_completed
 from app.webhooks.subscriptions import Subscription, remember_subscriptions
 
 ACTIVE = SurveyStatus.ACTIVE.value
-INSERT_RESPONSES = insert(SurveyResponse.__table__)
-"""A Core insert of plain rows: one statement for every new response of a batch, no ORM objects."""
+_RESPONSES: Table = SurveyResponse.__table__  # type: ignore[assignment]
+INSERT_RESPONSES = insert(_RESPONSES)
+"""SQLite: a Core insert of plain rows, one statement for every new response of a batch, no ORM objects."""
 
 
 class Submission(msgspec.Struct, kw_only=True):
@@ -92,13 +95,21 @@ Stored = StoredResponse | SurveyResponse
 def _columns() -> tuple[str, ...]:
     """The columns an insert fills: all but the ORM's insert sentinel (it stays NULL), each from the
     StoredResponse field of its name."""
-    columns = tuple(c.name for c in SurveyResponse.__table__.columns if not c._insert_sentinel)
+    columns = tuple(c.name for c in _RESPONSES.columns if not c._insert_sentinel)
     if missing := set(columns) - set(StoredResponse.__struct_fields__):
         raise TypeError(f"survey_responses columns filled by no field of StoredResponse: {sorted(missing)}")
     return columns
 
 
 _COLUMNS = _columns()
+_COUNTERS: Table = SurveyCounter.__table__  # type: ignore[assignment]
+_COUNTER_COLUMNS = upsert_columns(_COUNTERS)
+INSERT_AND_COUNT = f"""
+WITH stored AS ({insert_records(_RESPONSES, {column: column for column in _COLUMNS}, "responses")})
+{json_add_to_counters(_COUNTERS, "deltas")}
+"""
+"""PostgreSQL: a batch's new responses (StoredResponses, by field name) and its counter deltas (in key
+order, the order every writer of survey counters takes their locks in) as one statement, one round trip."""
 
 
 async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore]) -> list[Stored | ApiError]:
@@ -116,20 +127,42 @@ async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore
 async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
     """The surveys, locked so that a deletion waits for this batch: exclusive for those with
     max_responses (their completed responses are counted), key share for the others."""
+    if session.get_bind().dialect.name == "sqlite":
+        return await _locked_surveys_sqlite(session, ids)
+    found = {s.id: s for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(ids)})}
+    if missing := ids - found.keys():
+        # Not found, or its max_responses changed while this waited for its lock (the row then left
+        # the part that read it): asked again, it is where it belongs now.
+        found.update((s.id, s) for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(missing)}))
+    return found
+
+
+def _lock_surveys() -> Any:
+    """One statement: the surveys with max_responses locked for update, then the others for key share,
+    each part in id order (the order every batch locks them in), each row as it is once locked."""
+    table = Survey.__table__
+    ids = table.c.id.in_(bindparam("ids", expanding=True))
+    capped = select(table).where(ids, table.c.max_responses.is_not(None)).order_by(table.c.id)
+    free = select(table).where(ids, table.c.max_responses.is_(None)).order_by(table.c.id)
+    parts = capped.with_for_update().cte("capped"), free.with_for_update(key_share=True).cte("free")
+    query = union_all(*(select(part) for part in parts))
+    return select(Survey).from_statement(query).execution_options(populate_existing=True)
+
+
+_LOCK_SURVEYS = _lock_surveys()
+
+
+async def _locked_surveys_sqlite(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+    """SQLite has one writer: the surveys with max_responses are written unchanged to take its lock
+    before they are counted; nothing can delete the others before this commits."""
     found = {s.id: s for s in await session.scalars(select(Survey).where(Survey.id.in_(ids)))}
-    capped = sorted(i for i, s in found.items() if s.max_responses is not None)
-    others = sorted(i for i in found if i not in capped)
-    locked: set[UUID] = set()
-    if capped:
-        for survey in await lock_rows(session, Survey, [Survey.id.in_(capped)], [Survey.id]):
+    if capped := sorted(i for i, s in found.items() if s.max_responses is not None):
+        locked = await lock_rows(session, Survey, [Survey.id.in_(capped)], [Survey.id])
+        for survey in locked:
             found[survey.id] = survey
-            locked.add(survey.id)
-    if others and session.get_bind().dialect.name != "sqlite":
-        locking = select(Survey.id).where(Survey.id.in_(others)).order_by(Survey.id)
-        locked.update(await session.scalars(locking.with_for_update(key_share=True)))
-    else:
-        locked.update(others)  # SQLite has one writer: nothing can delete them before this commits
-    return {i: s for i, s in found.items() if i in locked}
+        for gone in set(capped) - {survey.id for survey in locked}:
+            del found[gone]
+    return found
 
 
 async def _locked_responses(session: AsyncSession, ids: list[UUID]) -> dict[UUID, SurveyResponse]:
@@ -249,15 +282,24 @@ class _Batch:
                 survey.status = SurveyStatus.COMPLETED.value
 
     async def write(self, session: AsyncSession) -> None:
-        if self.new:
-            await session.execute(
-                INSERT_RESPONSES, [{name: getattr(r, name) for name in _COLUMNS} for r in self.new]
-            )
         await session.flush()  # the amended responses and the completed surveys
-        await add_to_counters(session, SurveyCounter.__table__, self.counts)  # type: ignore[arg-type]
+        if session.get_bind().dialect.name == "sqlite":
+            if self.new:
+                rows = [{name: getattr(r, name) for name in _COLUMNS} for r in self.new]
+                await session.execute(INSERT_RESPONSES, rows)
+            await add_to_counters(session, SurveyCounter.__table__, self.counts)  # type: ignore[arg-type]
+        elif self.new or any(self.counts.values()):
+            deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self.counts)]
+            documents = {"responses": _json(self.new), "deltas": _json(deltas)}
+            connection = await session.connection()
+            await connection.exec_driver_sql(INSERT_AND_COUNT, documents)
         for response, texts in self.texts:
             await queue_answer_vectors(session, response, texts)  # type: ignore[arg-type]
         for org_id, events in self.events.items():
             if org_id in self.webhooks:
                 remember_subscriptions(session, org_id, self.webhooks[org_id])
             await record_events(session, org_id, events)
+
+
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
