@@ -5,7 +5,7 @@ of the widget's submits (app/surveys/intake.py, one transaction for the batch).
 Each submission is checked whole, in the order given, before anything of it is kept: a refused one (400
 naming the field, 403, 404) is answered with its refusal and writes nothing, the others are stored.
 Locks are taken in one order: the batch's surveys (in id order; exclusive for a survey with
-max_responses, whose completed responses are counted, key share for the others), then the responses
+max_responses, whose completed responses are counted, shared for the others), then the responses
 amended (in id order), then the counters in key order; erasure and retention take the response rows and
 then the counters. Under the lock a survey's completed responses are counted once, and each submission
 of the batch that completes a response adds one: the one that reaches max_responses completes the
@@ -36,7 +36,7 @@ from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
 from app.surveys.counters import Counted, CounterKey, deltas
-from app.surveys.definition import questions_of
+from app.surveys.definition import Question, questions_of
 from app.surveys.service import response_counts
 from app.timestamps import utc_now
 from app.webhooks.events import Event, record_events, survey_response_completed
@@ -125,8 +125,9 @@ async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore
 
 
 async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
-    """The surveys, locked so that a deletion waits for this batch: exclusive for those with
-    max_responses (their completed responses are counted), key share for the others."""
+    """The surveys, locked so that a change or deletion waits for this batch: exclusive for those with
+    max_responses (their completed responses are counted), shared for the others (batches of other
+    processes go on beside this one)."""
     if session.get_bind().dialect.name == "sqlite":
         return await _locked_surveys_sqlite(session, ids)
     found = {s.id: s for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(ids)})}
@@ -138,13 +139,13 @@ async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, S
 
 
 def _lock_surveys() -> Any:
-    """One statement: the surveys with max_responses locked for update, then the others for key share,
+    """One statement: the surveys with max_responses locked for update, then the others for share,
     each part in id order (the order every batch locks them in), each row as it is once locked."""
     table = Survey.__table__
     ids = table.c.id.in_(bindparam("ids", expanding=True))
     capped = select(table).where(ids, table.c.max_responses.is_not(None)).order_by(table.c.id)
     free = select(table).where(ids, table.c.max_responses.is_(None)).order_by(table.c.id)
-    parts = capped.with_for_update().cte("capped"), free.with_for_update(key_share=True).cte("free")
+    parts = capped.with_for_update().cte("capped"), free.with_for_update(read=True).cte("free")
     query = union_all(*(select(part) for part in parts))
     return select(Survey).from_statement(query).execution_options(populate_existing=True)
 
@@ -188,6 +189,7 @@ class _Batch:
         self.texts: list[tuple[Stored, list[str]]] = []
         self.events: dict[UUID, list[Event]] = defaultdict(list)
         self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
+        self.questions: dict[UUID, tuple[list[Question], dict[str, Question]]] = {}
 
     def take(self, item: ResponseToStore) -> Stored | ApiError:
         try:
@@ -205,8 +207,7 @@ class _Batch:
             raise Forbidden("user_signature: this survey takes responses from verified users only")
         if submission.language not in survey.languages:
             raise InvalidRequest("language", f"is not one of the survey's languages {survey.languages}")
-        questions = questions_of(survey.questions)
-        by_id = {question.id: question for question in questions}
+        questions, by_id = self._questions_of(survey)
         given: list[dict[str, Any]] = []
         for at, answer in enumerate(submission.answers):
             field = f"answers[{at}]"
@@ -248,6 +249,13 @@ class _Batch:
         if completed and not was_completed and not response.spam:
             self._completes(item, survey, response)
         return response
+
+    def _questions_of(self, survey: Survey) -> tuple[list[Question], dict[str, Question]]:
+        """The survey's questions, in order and by id: read once per batch."""
+        if survey.id not in self.questions:
+            questions = questions_of(survey.questions)
+            self.questions[survey.id] = questions, {question.id: question for question in questions}
+        return self.questions[survey.id]
 
     def _new(self, item: ResponseToStore, answers: list[dict[str, Any]], completed: bool) -> StoredResponse:
         submission = item.submission
