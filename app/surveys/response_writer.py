@@ -35,11 +35,16 @@ from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
-from app.surveys.counters import Counted, CounterKey, deltas
+from app.surveys.counters import Counted, CounterKey, KeyInSurvey, moved_in_survey
 from app.surveys.definition import Question, questions_of
 from app.surveys.service import response_counts
 from app.timestamps import utc_now
-from app.webhooks.events import Event, record_events, survey_response_completed
+from app.webhooks.events import (
+    SURVEY_RESPONSE_COMPLETED,
+    Event,
+    record_events,
+    survey_response_completed,
+)
 from app.webhooks.subscriptions import Subscription, remember_subscriptions
 
 ACTIVE = SurveyStatus.ACTIVE.value
@@ -185,7 +190,8 @@ class _Batch:
         """Completed responses per survey with max_responses: counted, then this batch's added."""
         self.now = utc_now()
         self.new: list[StoredResponse] = []
-        self.counts: Counter[CounterKey] = Counter()
+        self.counts: dict[UUID, Counter[KeyInSurvey]] = defaultdict(Counter)
+        """What the survey counters gain, per survey."""
         self.texts: list[tuple[Stored, list[str]]] = []
         self.events: dict[UUID, list[Event]] = defaultdict(list)
         self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
@@ -221,7 +227,7 @@ class _Batch:
             response = self.amended.get(submission.response_id)
             if response is None or response.survey_id != survey.id:
                 raise InvalidRequest("response_id", "no response with this id to this survey")
-        before = [] if response is None else [Counted.of(response)]
+        before = None if response is None else Counted.of(response)
         was_completed = response is not None and response.completed
         answers = merged(response.answers if response else [], given)
         completed = was_completed or submission.completed
@@ -237,8 +243,8 @@ class _Batch:
             if response.submitted_by is None and submission.submitted_by is not None:
                 response.submitted_by = submission.submitted_by
                 response.submitted_by_verified = submission.submitted_by_verified
-        self.counts.update(deltas(before, [Counted.of(response)]))
-        earlier = {a["question_id"]: a["value"] for a in (before[0].answers if before else [])}
+        self.counts[survey.id].update(moved_in_survey(before, Counted.of(response)))
+        earlier = {a["question_id"]: a["value"] for a in (before.answers if before else [])}
         texts = [
             a["question_id"]
             for a in given
@@ -279,15 +285,19 @@ class _Batch:
 
     def _completes(self, item: ResponseToStore, survey: Survey, response: Stored) -> None:
         """Announce it, and complete the survey when it reached max_responses completed responses."""
-        body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
-        about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
-        self.events[item.org_id].append(survey_response_completed(item.project_id, about))
-        if item.webhooks is not None:
-            self.webhooks[item.org_id] = item.webhooks
+        if _announced(item):
+            body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
+            about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
+            self.events[item.org_id].append(survey_response_completed(item.project_id, about))
+            if item.webhooks is not None:
+                self.webhooks[item.org_id] = item.webhooks
         if survey.max_responses is not None:
             self.completed[survey.id] += 1
             if self.completed[survey.id] >= survey.max_responses:
                 survey.status = SurveyStatus.COMPLETED.value
+
+    def _deltas(self) -> dict[CounterKey, int]:
+        return {(survey_id, *key): n for survey_id, moved in self.counts.items() for key, n in moved.items()}
 
     async def write(self, session: AsyncSession) -> None:
         await session.flush()  # the amended responses and the completed surveys
@@ -295,9 +305,9 @@ class _Batch:
             if self.new:
                 rows = [{name: getattr(r, name) for name in _COLUMNS} for r in self.new]
                 await session.execute(INSERT_RESPONSES, rows)
-            await add_to_counters(session, SurveyCounter.__table__, self.counts)  # type: ignore[arg-type]
-        elif self.new or any(self.counts.values()):
-            deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self.counts)]
+            await add_to_counters(session, SurveyCounter.__table__, self._deltas())  # type: ignore[arg-type]
+        elif self.new or self.counts:
+            deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self._deltas())]
             documents = {"responses": _json(self.new), "deltas": _json(deltas)}
             connection = await session.connection()
             await connection.exec_driver_sql(INSERT_AND_COUNT, documents)
@@ -307,6 +317,14 @@ class _Batch:
             if org_id in self.webhooks:
                 remember_subscriptions(session, org_id, self.webhooks[org_id])
             await record_events(session, org_id, events)
+
+
+def _announced(item: ResponseToStore) -> bool:
+    """Whether a completed response may be wanted by a webhook endpoint: not when the organization's
+    endpoints are known and none wants it (most submits, so their event is not even built)."""
+    return item.webhooks is None or any(
+        endpoint.wants(SURVEY_RESPONSE_COMPLETED, item.project_id) for endpoint in item.webhooks
+    )
 
 
 def _json(value: object) -> str:
