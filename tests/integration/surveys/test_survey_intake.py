@@ -16,11 +16,14 @@ import pytest
 from litestar import Litestar
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from uuid_utils.compat import uuid7
 
 from app.config import RateLimit, Settings
 from app.db.models import Survey, SurveyResponse
+from app.errors import Unavailable
 from app.surveys import intake as intake_module
-from app.surveys.response_writer import ResponseToStore, store_responses
+from app.surveys.intake import SurveyIntake
+from app.surveys.response_writer import ResponseToStore, Submission, store_responses
 from tests.counter_recount import assert_survey_counters_match_rows
 from tests.factories import Tenant
 from tests.integration.surveys.conftest import create_survey, every_type, submit, surveys_url
@@ -195,3 +198,22 @@ async def test_a_response_that_cannot_be_stored_fails_alone(
         async with session_maker() as session:
             assert await session.scalar(select(func.count()).select_from(SurveyResponse)) == 19
             await assert_survey_counters_match_rows(session)
+
+
+async def test_a_batch_the_database_does_not_answer_is_503_at_its_deadline(
+    tenant: Tenant, session_maker: async_sessionmaker[AsyncSession], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The submit path has no per-request deadline (a task per request would cost it): its batches have
+    one, so a frozen database answers the waiting visitors 503 instead of hanging them."""
+
+    async def frozen(session: AsyncSession, items: Sequence[ResponseToStore]) -> Any:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(intake_module, "store_responses", frozen)
+    monkeypatch.setattr(intake_module, "WRITE_DEADLINE_SECONDS", 0.05)
+    intake = SurveyIntake(session_maker)
+    project = tenant.project
+    item = ResponseToStore(project.id, project.org_id, uuid7(), Submission(answers=[], language="en"))
+    outcomes = await asyncio.gather(*(intake.submit(item) for _ in range(3)), return_exceptions=True)
+    await intake.close()
+    assert [type(outcome) for outcome in outcomes] == [Unavailable] * 3
