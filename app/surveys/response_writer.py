@@ -178,6 +178,17 @@ async def _locked_responses(session: AsyncSession, ids: list[UUID]) -> dict[UUID
     return {row.id: row for row in rows}
 
 
+class _Rules(NamedTuple):
+    survey: Survey
+    project_id: UUID
+    verified_only: bool
+    languages: frozenset[str]
+    questions: list[Question]
+    by_id: dict[str, Question]
+    open_text: bool
+    """Whether any question takes text (whose answers are embedded)."""
+
+
 class _Batch:
     """What the batch's accepted submissions change, gathered in order and written at once."""
 
@@ -195,7 +206,7 @@ class _Batch:
         self.texts: list[tuple[Stored, list[str]]] = []
         self.events: dict[UUID, list[Event]] = defaultdict(list)
         self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
-        self.questions: dict[UUID, tuple[list[Question], dict[str, Question]]] = {}
+        self.rules: dict[UUID, _Rules] = {}
 
     def take(self, item: ResponseToStore) -> Stored | ApiError:
         try:
@@ -204,34 +215,36 @@ class _Batch:
             return refusal
 
     def _take(self, item: ResponseToStore) -> Stored:
-        survey, submission = self.surveys.get(item.survey_id), item.submission
-        if survey is None or survey.project_id != item.project_id:
+        rules, submission = self._rules_of(item.survey_id), item.submission
+        if rules is None or rules.project_id != item.project_id:
             raise NotFound("survey_id: no survey with this id in this project")
-        if survey.status != ACTIVE:
-            raise InvalidRequest("survey_id", f"this survey is {survey.status}: it takes no responses")
-        if survey.audience.get("verified_only") and not submission.submitted_by_verified:
+        survey = rules.survey
+        if (status := survey.status) != ACTIVE:
+            raise InvalidRequest("survey_id", f"this survey is {status}: it takes no responses")
+        if rules.verified_only and not submission.submitted_by_verified:
             raise Forbidden("user_signature: this survey takes responses from verified users only")
-        if submission.language not in survey.languages:
+        if submission.language not in rules.languages:
             raise InvalidRequest("language", f"is not one of the survey's languages {survey.languages}")
-        questions, by_id = self._questions_of(survey)
         given: list[dict[str, Any]] = []
+        seen: set[str] = set()
         for at, answer in enumerate(submission.answers):
-            field = f"answers[{at}]"
-            if any(earlier["question_id"] == answer.question_id for earlier in given):
-                raise InvalidRequest(f"{field}.question_id", f"{answer.question_id!r} is answered twice")
+            question_id = answer.question_id
+            if question_id in seen:
+                raise InvalidRequest(f"answers[{at}].question_id", f"{question_id!r} is answered twice")
+            seen.add(question_id)
             given.append(
-                checked_answer(field, by_id.get(answer.question_id), answer.question_id, answer.value)
+                checked_answer(f"answers[{at}]", rules.by_id.get(question_id), question_id, answer.value)
             )
         response: Stored | None = None
         if submission.response_id is not None:
             response = self.amended.get(submission.response_id)
-            if response is None or response.survey_id != survey.id:
+            if response is None or response.survey_id != item.survey_id:
                 raise InvalidRequest("response_id", "no response with this id to this survey")
         before = None if response is None else Counted.of(response)
         was_completed = response is not None and response.completed
-        answers = merged(response.answers if response else [], given)
+        answers = merged(response.answers, given) if response else given
         completed = was_completed or submission.completed
-        if completed and (missing := missing_required(questions, answers)) is not None:
+        if completed and (missing := missing_required(rules.questions, answers)) is not None:
             raise InvalidRequest(
                 "answers", f"question {missing.id!r} is required before the response completes"
             )
@@ -243,7 +256,31 @@ class _Batch:
             if response.submitted_by is None and submission.submitted_by is not None:
                 response.submitted_by = submission.submitted_by
                 response.submitted_by_verified = submission.submitted_by_verified
-        self.counts[survey.id].update(moved_in_survey(before, Counted.of(response)))
+        self.counts[item.survey_id].update(moved_in_survey(before, Counted.of(response)))
+        if rules.open_text:
+            self._queue_texts(response, before, given)
+        if completed and not was_completed and not response.spam:
+            self._completes(item, rules, response)
+        return response
+
+    def _rules_of(self, survey_id: UUID) -> _Rules | None:
+        """What a submit to the survey is checked against, read from it once per batch."""
+        rules = self.rules.get(survey_id)
+        if rules is None and (survey := self.surveys.get(survey_id)) is not None:
+            questions = questions_of(survey.questions)
+            rules = self.rules[survey_id] = _Rules(
+                survey,
+                survey.project_id,
+                bool(survey.audience.get("verified_only")),
+                frozenset(survey.languages),
+                questions,
+                {question.id: question for question in questions},
+                any(question.type == "open_text" for question in questions),
+            )
+        return rules
+
+    def _queue_texts(self, response: Stored, before: Counted | None, given: list[dict[str, Any]]) -> None:
+        """The open-text answers this submit gave or changed, to be embedded."""
         earlier = {a["question_id"]: a["value"] for a in (before.answers if before else [])}
         texts = [
             a["question_id"]
@@ -252,16 +289,6 @@ class _Batch:
         ]
         if texts:
             self.texts.append((response, texts))
-        if completed and not was_completed and not response.spam:
-            self._completes(item, survey, response)
-        return response
-
-    def _questions_of(self, survey: Survey) -> tuple[list[Question], dict[str, Question]]:
-        """The survey's questions, in order and by id: read once per batch."""
-        if survey.id not in self.questions:
-            questions = questions_of(survey.questions)
-            self.questions[survey.id] = questions, {question.id: question for question in questions}
-        return self.questions[survey.id]
 
     def _new(self, item: ResponseToStore, answers: list[dict[str, Any]], completed: bool) -> StoredResponse:
         submission = item.submission
@@ -283,8 +310,9 @@ class _Batch:
         self.new.append(response)
         return response
 
-    def _completes(self, item: ResponseToStore, survey: Survey, response: Stored) -> None:
+    def _completes(self, item: ResponseToStore, rules: _Rules, response: Stored) -> None:
         """Announce it, and complete the survey when it reached max_responses completed responses."""
+        survey = rules.survey
         if _announced(item):
             body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
             about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
