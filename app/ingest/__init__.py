@@ -2,11 +2,13 @@
 
 Code outside this package imports only from here. The public endpoints use Ingest (entry.py); the API
 stores ratings with add_ratings; every writer builds its rows from rating_rows.py. The survey intake
-(app/surveys/intake.py) batches responses with the same Coalescer and GroupCommit.
+(app/surveys/intake.py) batches responses with the same Coalescer, GroupCommit and, on SQLite,
+DriverStatement.
 """
 
 from app.ingest.client_addresses import client_address, client_network
 from app.ingest.coalescer import Coalescer
+from app.ingest.driver_statements import DriverStatement
 from app.ingest.entry import Ingest, build_ingest
 from app.ingest.gc_settings import serving_gc
 from app.ingest.group_commit import GroupCommit
@@ -23,6 +25,7 @@ __all__ = [
     "DEFAULT_MAX_STARS",
     "MIN_HUMAN_MS",
     "Coalescer",
+    "DriverStatement",
     "GroupCommit",
     "Ingest",
     "NewRating",
