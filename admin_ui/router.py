@@ -21,6 +21,7 @@ from admin_ui.controllers.auth import AuthController
 from admin_ui.controllers.churn import ChurnController
 from admin_ui.controllers.connect import ConnectController
 from admin_ui.controllers.contact import ContactController
+from admin_ui.controllers.conversations import ConversationConsoleController
 from admin_ui.controllers.exports import ExportsController
 from admin_ui.controllers.feedback import FeedbackController
 from admin_ui.controllers.guides import GuideController
@@ -98,6 +99,7 @@ def console_router(settings: Settings) -> Router:
             ChurnController,
             SpamController,
             ContactController,
+            ConversationConsoleController,
             ExportsController,
             MembersController,
             SignInPolicyController,

@@ -83,6 +83,7 @@ SCHEMA_RULES: dict[str, dict[str, Any]] = {
     # Decoded with a default so that the message it answers is looked up first (another project's id
     # is 404 whatever the body); the message itself is still required, and blank is refused.
     "ContactReplyBody": {"required": ["message"]},
+    "ConversationMessageBody": {"required": ["message"]},
     "IssueBody": {"required": ["tracker"]},
 }
 """Rules across fields added to a generated component schema."""

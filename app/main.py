@@ -27,6 +27,7 @@ from app.operations.json_logs import configure_logging
 from app.periodic import periodic_jobs
 from app.probes import operations_router
 from app.public import public_router
+from app.public.conversations import conversation_budget
 from app.public.polar_receiver import polar_receiver_router
 from app.public.stripe_receiver import stripe_receiver_router
 from app.public.tracker_receiver import tracker_receiver_router
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             background_work,
             mcp_server,
             scim_budget,
+            conversation_budget,
             *periodic_jobs(settings),
             serving_gc,  # last: what the others build at startup is frozen too, not young garbage
         ],

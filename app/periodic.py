@@ -27,6 +27,8 @@ from admin_ui.session_purge import PURGE_EVERY_SECONDS, purge_expired_entries
 from app.alerts.checks import LOOK_EVERY_SECONDS as ALERTS_EVERY_SECONDS
 from app.alerts.checks import run_due_checks
 from app.config import Settings
+from app.conversations.unread_mail import LOOK_EVERY_SECONDS as UNREAD_EVERY_SECONDS
+from app.conversations.unread_mail import mail_unread
 from app.db.rating_partitions import create_ahead
 from app.db.read_routing import check_replicas
 from app.db.replicas import CHECK_SECONDS
@@ -127,6 +129,7 @@ def periodic_jobs(settings: Settings) -> list[PeriodicJob]:
         periodic("insights", lambda app: LOOP_SECONDS, look_for_themes, wake=wake_on_refresh),
         periodic("surveys", lambda app: COMPLETION_EVERY_SECONDS, _complete_due_surveys),
         periodic("alerts", lambda app: ALERTS_EVERY_SECONDS, check_due_alerts),
+        periodic("conversations", lambda app: UNREAD_EVERY_SECONDS, mail_unread_messages),
     ]
 
 
@@ -193,6 +196,12 @@ async def check_due_alerts(app: Litestar) -> None:
     """Each project's alert checks, about once an hour, by whichever process claims the project first
     (app.alerts.checks)."""
     await run_due_checks(app.state.session_maker, utc_now())
+
+
+async def mail_unread_messages(app: Litestar) -> None:
+    """One mail per conversation whose messages a side left unread for 5 minutes, at most one an hour
+    (app.conversations.unread_mail); a conditional update claims each mail for one process."""
+    await mail_unread(app.state.session_maker, app.state.settings, utc_now())
 
 
 async def _import_due(app: Litestar) -> None:

@@ -23,6 +23,8 @@ TABLES = (
     "scim_tokens",
     "alerts",
     "alert_watches",
+    "conversation_messages",
+    "conversations",
     "connected_apps",
     "oauth_authorizations",
     "oauth_clients",

@@ -10,10 +10,11 @@ from uuid import UUID
 from litestar import Controller, get, post
 from litestar.plugins.htmx import HTMXRequest
 
+from admin_ui.controllers.conversations import conversation_of
 from admin_ui.forms import Form, field_error
 from admin_ui.listing import PAGE_SIZE, Pages, page_number
 from admin_ui.rendering import go_to, render
-from app.db.models import Project
+from app.db.models import Project, SubjectKind
 from app.db.models.field_rules import MESSAGE_MAX_LENGTH
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import provide
@@ -116,6 +117,9 @@ class ContactController(Controller):
             project=project,
             record=record,
             replies=await contact_replies.thread(record),
+            conversation=await conversation_of(
+                contact_replies, project, SubjectKind.CONTACT_MESSAGE, record.id
+            ),
             replied=request.query_params.get("replied") == "1",
             errors=extra.pop("errors", {}),
             **extra,

@@ -13,12 +13,13 @@ import msgspec
 from litestar import Controller, Response, get, post
 from litestar.plugins.htmx import HTMXRequest
 
+from admin_ui.controllers.conversations import conversation_of
 from admin_ui.forms import Form
 from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from app.churn.rewards import Rewards
 from app.config import Settings
-from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project
+from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project, SubjectKind
 from app.db.models.billing_items import subscription_of
 from app.db.read_routing import REPLICA_READS
 from app.dependencies import build, provide
@@ -273,6 +274,7 @@ class FeedbackController(Controller):
             duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
             attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
             linked_issues=linked,
+            conversation=await conversation_of(feedback_items, project, SubjectKind.FEEDBACK, item.id),
             can_reward=subscription_of(item) is not None,
             reward=await rewards_of(request, feedback_items).of(item),
             notify_confirmed=await _notify_confirmed(feedback_items, item),

@@ -11,10 +11,11 @@ from typing import Any
 from litestar import Controller, get, post
 from litestar.plugins.htmx import HTMXRequest
 
+from admin_ui.controllers.auth import too_many
 from admin_ui.controllers.saml_service import service_provider
 from admin_ui.forms import Form, field_error, form_values
 from admin_ui.rendering import go_to, render
-from app.config import Settings
+from app.config import RateLimit, Settings
 from app.db.models.sso_connection import OPENID_CONNECT, SAML
 from app.dependencies import provide
 from app.errors import InvalidRequest
@@ -22,6 +23,7 @@ from app.integrations.dns_records import DnsFailure, txt_records
 from app.integrations.openid_connect import OpenIdClient, SsoFailure
 from app.integrations.saml_metadata import fetched_metadata
 from app.integrations.saml_service_provider import SamlFailure, identity_provider_entity_id
+from app.request_checks.call_budget import CallBudget
 from tenants.permissions import needs
 from tenants.scim_tokens import ScimTokens
 from tenants.scope import Access
@@ -35,6 +37,9 @@ from tenants.single_sign_on import (
 )
 
 ADMIN = needs(Access.ADMIN)
+VERIFY_LIMIT = RateLimit(10, 3600)
+"""Domain checks ("Verify") per organization per hour."""
+VERIFY_STORE = "domain_checks"
 CALLBACK_PATH = "/login/sso/callback"
 
 
@@ -53,6 +58,21 @@ class SsoForm:
 @dataclass
 class VerifyForm:
     domain: str = ""
+
+
+def verify_budget(request: HTMXRequest) -> CallBudget:
+    """The organizations' budgets of "Verify": each one makes this server ask the DNS for a name an admin
+    chose, which no organization may drive without end. Shared through Redis when there is one."""
+    budget: CallBudget | None = request.app.state.get(VERIFY_STORE)
+    if budget is None:
+        settings: Settings = request.app.state.settings
+        budget = request.app.state[VERIFY_STORE] = CallBudget(
+            VERIFY_LIMIT,
+            request.app.state.redis,
+            f"{settings.redis_prefix}domain-checks:",
+            request.app.stores.get(VERIFY_STORE),
+        )
+    return budget
 
 
 def redirect_uri(settings: Settings) -> str:
@@ -131,6 +151,8 @@ class SsoSettingsController(Controller):
         settings: Settings = request.app.state.settings
         try:
             domain = check_domain(data.domain)
+            if wait := await verify_budget(request).spend(str(connections.scope.org_id)):
+                return await self._too_many_checks(request, connections, domain, wait)
             try:
                 records = await txt_records(domain, settings.dns_resolver)
             except DnsFailure as exc:
@@ -145,6 +167,17 @@ class SsoSettingsController(Controller):
                 request, connections, values, errors, connection is not None, status_code=400
             )
         return go_to(request, "/settings/sso?saved=verified")
+
+    async def _too_many_checks(
+        self, request: HTMXRequest, connections: SsoConnections, domain: str, wait: int
+    ) -> Any:
+        values = await self._saved_values(connections)
+        errors = {"verify": too_many(wait, "domain checks in this organization"), "verify_domain": domain}
+        page = await self._page(
+            request, connections, values, errors, await connections.get() is not None, status_code=429
+        )
+        page.headers["Retry-After"] = str(wait)
+        return page
 
     @post("/remove", opt=ADMIN)
     async def remove(self, request: HTMXRequest, connections: SsoConnections) -> Any:

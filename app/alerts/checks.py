@@ -78,7 +78,7 @@ async def check_project(session: AsyncSession, project: Project, now: datetime) 
     if rules.theme_surge.enabled:
         kinds.append("theme_surge")
         insights = Insights(session, OrgScope(project.org_id, "alerts", Access.READ), project)
-        findings += await theme_surges(insights, now, rules.theme_surge)
+        findings += await theme_surges(session, insights, project.id, now, rules.theme_surge)
     events = await apply_findings(session, project, kinds, findings, now)
     await send_events(session, project, events)
     watch.checked_at = now

@@ -9,6 +9,7 @@ from app.api.alerts import AlertController
 from app.api.audit_log import audit_log
 from app.api.churn import ChurnController
 from app.api.contact_messages import ContactMessageController
+from app.api.conversations import ConversationController
 from app.api.dependencies import provide_project
 from app.api.feedback import FeedbackController
 from app.api.integrations import (
@@ -38,6 +39,7 @@ api_router = Router(
         ProjectController,
         FeedbackController,
         ContactMessageController,
+        ConversationController,
         RatingController,
         RatingStatsController,
         SurveyController,

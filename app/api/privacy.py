@@ -28,4 +28,5 @@ async def erase(data: ErasureBody, erasure: Erasure) -> ErasedOut:
         ratings=erased.ratings,
         contact_messages=erased.contact_messages,
         survey_responses=erased.survey_responses,
+        conversations=erased.conversations,
     )

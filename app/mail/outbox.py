@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 import msgspec
-from sqlalchemy import Select, select
+from sqlalchemy import CompoundSelect, Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import OutboundEmail, OutboxJob
@@ -60,6 +60,7 @@ def _record(job: OutboxJob, mail: Mail, sealed: str) -> OutboundEmail:
     )  # fmt: skip
 
 
-def mail_about(about: Sequence[UUID]) -> Select[tuple[UUID]]:
-    """The ids of every mail (and its job) about these feedback items or contact messages."""
+def mail_about(about: Sequence[UUID] | CompoundSelect) -> Select[tuple[UUID]]:
+    """The ids of every mail (and its job) about these feedback items, contact messages or alerts (ids,
+    or a statement that selects them)."""
     return select(OutboundEmail.id).where(OutboundEmail.about_id.in_(about))

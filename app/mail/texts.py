@@ -211,6 +211,43 @@ TEXTS: dict[str, dict[str, MailText]] = {
             action="",
         ),
     },
+    "conversation_person": {
+        "en": MailText(
+            subject="New answer from {project}",
+            before=("{project} answered you, and the answer is still unread:",),
+            action="",
+            after=("Open Messages where you use {project} to read the conversation and answer.",),
+        ),
+        "de": MailText(
+            subject="Neue Antwort von {project}",
+            before=("{project} hat Ihnen geantwortet, und die Antwort ist noch ungelesen:",),
+            action="",
+            after=("Öffnen Sie Nachrichten dort, wo Sie {project} nutzen, um zu lesen und zu antworten.",),
+        ),
+        "sv": MailText(
+            subject="Nytt svar från {project}",
+            before=("{project} har svarat dig, och svaret är fortfarande oläst:",),
+            action="",
+            after=("Öppna Meddelanden där du använder {project} för att läsa samtalet och svara.",),
+        ),
+    },
+    "conversation_team": {
+        "en": MailText(
+            subject="Unread message from {person} in {project}",
+            before=("{person} wrote in a conversation of {project}, and nobody has read it yet:",),
+            action="Open the conversation",
+        ),
+        "de": MailText(
+            subject="Ungelesene Nachricht von {person} in {project}",
+            before=("{person} hat in einer Unterhaltung von {project} geschrieben, noch ungelesen:",),
+            action="Unterhaltung öffnen",
+        ),
+        "sv": MailText(
+            subject="Oläst meddelande från {person} i {project}",
+            before=("{person} skrev i ett samtal i {project}, och ingen har läst det än:",),
+            action="Öppna samtalet",
+        ),
+    },
     "confirm_reporter": {
         "en": MailText(
             subject="Confirm your address to hear about your feedback",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from litestar import Router
 
 from app.compression import SKIP_COMPRESSION
+from app.public.conversations import PublicConversationController
 from app.public.cors import public_cors
 from app.public.preflight import preflight
 from app.public.submit import PublicSubmitController
@@ -16,7 +17,7 @@ public_router = Router(
     path="/api/v1",
     # The preflight first: a path registered without an OPTIONS handler gets Litestar's default one,
     # which would then shadow ours.
-    route_handlers=[preflight, PublicSubmitController, PublicSurveyController],
+    route_handlers=[preflight, PublicSubmitController, PublicSurveyController, PublicConversationController],
     middleware=[public_cors],
     security=[],
     # The answers are a few bytes: compression would skip them anyway, after its bookkeeping.

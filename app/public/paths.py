@@ -10,6 +10,9 @@ CONTACT = "/contact/submit"
 ACTIVE_SURVEYS = "/surveys/active"
 SURVEY_DEFINITION = "/surveys/{survey_id:str}/definition"
 SURVEY_RESPONSE = "/surveys/{survey_id:str}/responses/submit"
+CONVERSATIONS = "/conversations"
+CONVERSATION = "/conversations/{conversation_id:str}"
+CONVERSATION_MESSAGES = "/conversations/{conversation_id:str}/messages"
 
-PUBLIC_PATHS = (HELPFUL_RATING, TYPED_RATING, FEEDBACK, CONTACT, SURVEY_RESPONSE)
+PUBLIC_PATHS = (HELPFUL_RATING, TYPED_RATING, FEEDBACK, CONTACT, SURVEY_RESPONSE, CONVERSATION_MESSAGES)
 """The paths that take a POST from a browser, which preflights it (the survey reads are simple GETs)."""

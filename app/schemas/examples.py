@@ -29,6 +29,7 @@ REQUEST_EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "ContactMessagePatchBody": {"spam": False},
     "ContactReplyBody": {"message": "Thanks, Ada: the invoice is attached to your account page now."},
+    "ConversationMessageBody": {"message": "Fixed in 3.2: the export keeps every row now."},
     "HelpfulRatingBody": {"value": True, **CONTEXT},
     "TypedRatingBody": {"rating": {"type": "star", "value": 4, "max_stars": 5}, "context": CONTEXT},
     "WebhookCreateBody": {"url": "https://hooks.example.com/hearken", "events": ["feedback.created"]},

@@ -19,6 +19,8 @@ class ErasedOut(msgspec.Struct):
     ratings: int
     contact_messages: int
     survey_responses: int
+    conversations: int = 0
+    """The person's conversations with the team, with their messages."""
 
 
 ERASURE_BODY_RULE = {

@@ -6,6 +6,7 @@ from uuid import UUID
 
 from sqlalchemy import ColumnElement, func, or_, select
 
+from app.conversations.threads import open_conversations
 from app.db.audit_trail import audit
 from app.db.models import ContactMessage
 from app.db.paging import one_page
@@ -62,6 +63,7 @@ class ContactMessages(ProjectScoped):
         await record_events(self.session, self.project.org_id, [contact_message_created(record)])
         await self.session.flush()  # the message's id, for the news of it
         queue_notification(self.session, self.project.id, "contact", record.id)
+        await open_conversations(self.session, [record])  # a verified sender's private thread
 
     def conditions(
         self,

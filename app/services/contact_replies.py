@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.conversations.threads import add_contact_reply
 from app.db.audit_trail import audit
 from app.db.models import ContactMessage, ContactReply, ContactStatus, Membership, Project, Role, User
 from app.errors import InvalidRequest
@@ -49,6 +50,7 @@ class ContactReplies(ProjectScoped):
         self.session.add(reply)
         record.status = ContactStatus.ANSWERED.value
         await self.session.flush()
+        await add_contact_reply(self.session, record, reply)  # the team's message in its conversation
         queue_mail(self.session, self.settings.secret_key, self._mail(record, reply, language))
         await record_events(
             self.session,

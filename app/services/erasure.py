@@ -21,7 +21,16 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, and_, delete, func, or_, select
 
 from app.db.audit_trail import audit
-from app.db.models import ContactMessage, FeedbackItem, Project, Rating, ReporterAddress, SurveyResponse
+from app.db.models import (
+    ContactMessage,
+    Conversation,
+    ConversationMessage,
+    FeedbackItem,
+    Project,
+    Rating,
+    ReporterAddress,
+    SurveyResponse,
+)
 from app.errors import InvalidRequest
 from app.ingest import delete_ratings
 from app.notifications.events import forget_news_about
@@ -40,6 +49,7 @@ class Erased:
     ratings: int
     contact_messages: int
     survey_responses: int = 0
+    conversations: int = 0
 
 
 @dataclass(frozen=True)
@@ -71,8 +81,10 @@ class Erasure(OrgScoped):
         feedback, ratings, messages = self._conditions(person)
         message_ids = await self._ids(ContactMessage.id, messages)
         responses = self._responses(person)
+        feedback_ids = await self._ids(FeedbackItem.id, feedback)
+        conversations = await self._forget_conversations(person, feedback_ids, message_ids)
         copied = [
-            *(await self._ids(FeedbackItem.id, feedback)),
+            *feedback_ids,
             *message_ids,
             *(await self._ids(SurveyResponse.id, responses)),
         ]
@@ -88,6 +100,7 @@ class Erasure(OrgScoped):
                 else 0
             ),
             survey_responses=await forget_responses(self.session, responses) if responses else 0,
+            conversations=conversations,
         )
         if person.submitted_by:
             await forget_links(
@@ -104,6 +117,38 @@ class Erasure(OrgScoped):
         )
         await self.session.flush()
         return erased
+
+    async def _forget_conversations(
+        self, person: Person, feedback_ids: list[UUID], message_ids: list[UUID]
+    ) -> int:
+        """The person's conversations (by their id, or the address their token or subject gave) and those
+        about the erased items and messages, with their messages and the mail about them."""
+        who: list[ColumnElement[bool]] = []
+        if person.submitted_by:
+            who.append(Conversation.person == person.submitted_by)
+        if person.email:
+            who.append(func.lower(Conversation.person_email) == person.email.lower())
+        if feedback_ids:
+            who.append(Conversation.feedback_id.in_(feedback_ids))
+        if message_ids:
+            who.append(Conversation.contact_message_id.in_(message_ids))
+        projects = select(Project.id).where(self._org_projects()).scalar_subquery()
+        rows = list(
+            await self.session.execute(
+                select(Conversation.id, Conversation.feedback_id, Conversation.contact_message_id).where(
+                    Conversation.project_id.in_(projects), or_(*who)
+                )
+            )
+        )
+        if not rows:
+            return 0
+        await forget_news_about(self.session, [row[1] or row[2] for row in rows])
+        ids = [row[0] for row in rows]
+        await self.session.execute(
+            delete(ConversationMessage).where(ConversationMessage.conversation_id.in_(ids))
+        )
+        await self.session.execute(delete(Conversation).where(Conversation.id.in_(ids)))
+        return len(rows)
 
     def _org_projects(self) -> ColumnElement[bool]:
         return Project.org_id == self.scope.org_id

@@ -14,6 +14,7 @@ from uuid import UUID
 from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.conversations.threads import open_conversations
 from app.db.audit_trail import audit
 from app.db.id_lookups import checked_among
 from app.db.models import (
@@ -182,6 +183,7 @@ class FeedbackItems(ProjectScoped):
         for item in items:
             queue_notification(self.session, self.project.id, "feedback", item.id)
         await queue_embeddings(self.session, items)
+        await open_conversations(self.session, items)  # a verified reporter's private thread
 
     def query(self, where: FeedbackFilter) -> Select[tuple[FeedbackItem]]:
         """The items a filter selects, unordered: the one place list filtering is written."""

@@ -204,6 +204,10 @@ class Insights(ProjectScoped):
         found = [(items[i], max(0.0, min(1.0, score))) for i, score in nearest if i in items]
         return found[:limit]
 
+    async def theme_counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
+        """Each theme's shown items in [start, end) (themes without any left out)."""
+        return await self._counts(start, end)
+
     async def _counts(self, start: datetime, end: datetime) -> dict[UUID, int]:
         rows = await self.session.execute(
             select(FeedbackEmbedding.theme_id, func.count())

@@ -16,6 +16,7 @@ from app.db.row_locks import lock_in_id_order
 from app.db.secret_box import SecretBox
 from app.errors import Forbidden, InvalidRequest, NotFound
 from app.ingest import normalize_origins
+from app.notifications.events import forget_news_of_project
 from app.schemas.fields import NOT_ONE_LINE, is_one_line
 from tenants.permissions import require
 from tenants.scope import Access, OrgScope, OrgScoped
@@ -151,6 +152,7 @@ class Projects(OrgScoped):
         await lock_in_id_order(
             self.session, FeedbackEmbedding.id, [FeedbackEmbedding.project_id == project.id], deleting=True
         )
+        await forget_news_of_project(self.session, project.id)  # its mail goes with its items
         await self.session.delete(project)
         await self.session.flush()
 

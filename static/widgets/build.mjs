@@ -34,11 +34,11 @@ for (const file of outputFiles) {
   await writeFile(file.path, code);
 }
 
-// Files that start themselves: the feedback widget's image code, which the widget fetches only when a
-// visitor asks for it, and the survey loader with the renderer it fetches only when a survey is due.
+// Files that start themselves: the feedback widget's image code and Messages view, which the widget fetches
+// only when a visitor asks for them, and the survey loader with the renderer it fetches only when a survey is due.
 // Their property names stay as written: each talks to a file bundled (and renamed) separately.
 const media = await build({
-  entryPoints: Object.fromEntries([MEDIA, ...SURVEY].map((name) => [name, join(SOURCES, `${name}.js`)])),
+  entryPoints: Object.fromEntries([...MEDIA, ...SURVEY].map((name) => [name, join(SOURCES, `${name}.js`)])),
   outdir,
   write: false,
   bundle: true,

@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const SOURCES = join(here, 'src');
 export const WIDGETS = ['helpful', 'contact', 'feedback', 'star', 'nps'];
-/** The feedback widget's image code, loaded by it on demand (src/feedback-media.js). */
-export const MEDIA = 'feedback-media';
+/** The feedback widget's image code and Messages view, loaded by it on demand (src/feedback-media.js,
+ * src/feedback-messages.js). */
+export const MEDIA = ['feedback-media', 'feedback-messages'];
 /** The survey widget: its loader (src/survey.js) and the renderer the loader fetches when a survey is due. */
 export const SURVEY = ['survey', 'survey-renderer'];
 

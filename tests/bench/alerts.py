@@ -2,7 +2,9 @@
 and weekly swings, feedback in five themes, and injected episodes of known start: a page's helpful share
 falling (0.8 to 0.45 for three days), negative answers surging (+5 an hour for six hours) and a theme
 surging (+5 items an hour for six hours). The real check runs at every hour of a fixed clock over the
-counters (and the themes through the insights service), as the periodic loop would.
+counters (and the themes through the insights service), as the periodic loop would; an episode starts at
+a random minute, so the check meets it at any phase of its hour, as the loop (about once an hour per
+project, at whatever minute its last check was) does.
 
 Printed: the share of injected episodes that opened an alert of their kind and subject, alerts that no
 episode explains per project-month, the median hours from an episode's start to its alert (per kind), and
@@ -51,6 +53,7 @@ SURGE = 5
 EPISODE_HOURS = 6
 DROP_DAYS = 3
 WARM_UP = timedelta(days=35)
+HOUR = timedelta(hours=1)
 TUNED_SEED = 1
 """The seed the thresholds and windows were chosen on; the others only report."""
 
@@ -93,7 +96,8 @@ def episodes_of(rng: random.Random, days: int) -> list[Episode]:
         subject = (
             rng.choice(list(PAGES)) if kind == "rating_drop" else "theme 0" if kind == "theme_surge" else ""
         )
-        found.append(Episode(kind, subject, moment.replace(minute=0), moment.replace(minute=0) + length))
+        start = moment.replace(minute=rng.randrange(60))
+        found.append(Episode(kind, subject, start, start + length))
         moment += length
 
 
@@ -120,7 +124,7 @@ async def simulate(url: str, seed: int, days: int) -> dict[str, Any]:
     costs: list[tuple[float, int]] = []
     moment = START
     while moment < START + timedelta(days=days):
-        active = [e for e in episodes if e.start <= moment < e.end]
+        active = [e for e in episodes if e.start < moment + HOUR and moment < e.end]
         async with unit_of_work(session_maker) as session:
             await _one_hour(session, rng, pid, themes, moment, active)
         moment += timedelta(hours=1)
@@ -146,12 +150,19 @@ async def _one_hour(
     moment: datetime,
     active: list[Episode],
 ) -> None:
+    """The hour from `moment`: its answers, counted at `moment` (a check at the hour's end sees them),
+    and its feedback items at their minutes. An episode starts at its own minute: within its first and
+    last hour only the minutes it covers have its answers and items."""
     level = swing(moment)
+
+    def during(kind: str, minute: int, subject: str | None = None) -> bool:
+        at = moment + timedelta(minutes=minute)
+        return any(e.kind == kind and subject in (None, e.subject) and e.start <= at < e.end for e in active)
+
     for path, share in PAGES.items():
-        if any(e.kind == "rating_drop" and e.subject == path for e in active):
-            share = 0.45
         total = poisson(rng, PAGE_RATE * level)
-        yes = sum(rng.random() < share for _ in range(total))
+        minutes = [rng.randrange(60) for _ in range(total)]
+        yes = sum(rng.random() < (0.45 if during("rating_drop", m, path) else share) for m in minutes)
         await count_answers(
             session, pid, moment, {("helpful", 1): yes, ("helpful", 0): total - yes}, path=path
         )
@@ -159,15 +170,17 @@ async def _one_hour(
     for _ in range(poisson(rng, STAR_RATE * level)):
         value = rng.choices([5, 4, 3, 2, 1], [0.5, 0.25, 0.13, 0.06, 0.06])[0]
         counts[("star", value)] = counts.get(("star", value), 0) + 1
-    if any(e.kind == "negative_spike" for e in active):
-        counts[("star", 1)] = counts.get(("star", 1), 0) + poisson(rng, SURGE)
+    extra = [m for m in range(60) if during("negative_spike", m)]
+    if extra:
+        counts[("star", 1)] = counts.get(("star", 1), 0) + poisson(rng, SURGE * len(extra) / 60)
     await count_answers(session, pid, moment, counts, scale=5)
+    surging = [m for m in range(60) if during("theme_surge", m)]
     for index, theme in enumerate(themes):
-        rate = THEME_RATE / 24 * level
-        if index == 0 and any(e.kind == "theme_surge" for e in active):
-            rate += SURGE
-        for _ in range(poisson(rng, rate)):
-            at = moment + timedelta(minutes=rng.randrange(60))
+        minutes = [rng.randrange(60) for _ in range(poisson(rng, THEME_RATE / 24 * level))]
+        if index == 0 and surging:
+            minutes += [rng.choice(surging) for _ in range(poisson(rng, SURGE * len(surging) / 60))]
+        for minute in minutes:
+            at = moment + timedelta(minutes=minute, seconds=rng.randrange(60))
             item = FeedbackItem(id=uuid7(), project_id=pid, message=f"{theme.label} says", created_at=at)
             session.add(item)
             await session.flush()
@@ -214,6 +227,7 @@ def _score(
             k: sum(a.kind == k for a in false) for k in ("rating_drop", "negative_spike", "theme_surge")
         },
         "median_delay_hours": {k: round(statistics.median(v), 1) for k, v in sorted(delays.items())},
+        "surge_delays_hours": sorted(round(d, 1) for d in delays.get("theme_surge", [])),
         "check_ms_median": round(statistics.median(c[0] for c in costs), 2),
         "check_ms_p95": round(sorted(c[0] for c in costs)[int(len(costs) * 0.95)], 2),
         "check_queries_median": statistics.median(c[1] for c in costs),

@@ -1,5 +1,6 @@
 """The Alerts tab in Chromium: a page whose helpful share fell shows one alert with its before and after,
-its chart (with a text alternative) and an example linked to its item; "Acknowledge" marks it
+its chart (with a text alternative) and an example linked to its item, beside a new theme's surge with its
+items; "Acknowledge" marks it
 (screenshot under test-artifacts/console/)."""
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from uuid_utils.compat import uuid7
 
 from app.alerts.checks import check_project
-from app.db.models import FeedbackItem, Project
+from app.db.models import FeedbackEmbedding, FeedbackItem, Project, Theme
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tests import databases
@@ -53,6 +55,18 @@ def test_the_alerts_tab_shows_the_evidence(page: Page, alerts_server: LiveServer
             session.add(
                 FeedbackItem(project_id=tenant.project.id, message="The install step fails", path=PAGE)
             )
+            theme = Theme(id=uuid7(), project_id=tenant.project.id, label="Login times out", keywords=[])
+            session.add(theme)
+            for minutes in range(10, 70, 10):  # a new theme: six items in the last hour
+                item = FeedbackItem(
+                    id=uuid7(),
+                    project_id=tenant.project.id,
+                    message=f"Login timed out again ({minutes})",
+                    created_at=now - timedelta(minutes=minutes),
+                )
+                session.add(item)
+                await session.flush()
+                session.add(FeedbackEmbedding(id=item.id, project_id=tenant.project.id, theme_id=theme.id))
         async with unit_of_work(maker) as session:
             await check_project(session, await session.get_one(Project, tenant.project.id), now)
 
@@ -68,6 +82,10 @@ def test_the_alerts_tab_shows_the_evidence(page: Page, alerts_server: LiveServer
     expect(heading).to_be_visible()
     expect(page.get_by_role("img", name="Helpful share")).to_be_visible()
     expect(page.get_by_role("link", name="The install step fails")).to_be_visible()
+    surge = page.get_by_role("article", name="“Login times out”: 6 items in 3 hours, against none in")
+    expect(surge.get_by_role("img")).to_be_visible()
+    expect(surge.get_by_role("link", name="Login timed out again (10)")).to_be_visible()
     screenshot(page, "alerts-tab")
-    page.get_by_role("button", name="Acknowledge").click()
+    drop = page.get_by_role("article", name=f"Helpful on {PAGE} fell from 80 % to 20 %")
+    drop.get_by_role("button", name="Acknowledge").click()
     expect(page.get_by_text("acknowledged by ann@alerts.example")).to_be_visible()

@@ -20,8 +20,14 @@ BUDGETS = {
     # the survey loader is on every page of a site; the renderer is fetched only when a survey shows
     "survey": 1536,
     "survey-renderer": 6 * 1024,
+    # the feedback widget's Messages view, fetched when an identified person opens it
+    "feedback-messages": 3 * 1024,
 }
-GLOBALS = {"survey": "window.Hearken", "survey-renderer": "HearkenSurveyRenderer"}
+GLOBALS = {
+    "survey": "window.Hearken",
+    "survey-renderer": "HearkenSurveyRenderer",
+    "feedback-messages": "HearkenFeedbackMessages",
+}
 """The global object each file publishes: Hearken<Name> unless named here."""
 
 

@@ -128,6 +128,7 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
         "ratings": before["user-1 ratings"],
         "contact_messages": before["ada messages"],
         "survey_responses": 0,
+        "conversations": 0,
     }
     assert set((await remaining(session_maker, ours)).values()) == {0}
     assert await remaining(session_maker, [other_tenant.project.id]) == theirs
@@ -164,7 +165,13 @@ async def test_erasure_deletes_one_persons_data_and_counts_stay_exact(
     again = await client.post(
         "/api/v1/privacy/erase", json={"submitted_by": "user-1"}, headers=tenant.headers
     )
-    assert again.json() == {"feedback": 0, "ratings": 0, "contact_messages": 0, "survey_responses": 0}
+    assert again.json() == {
+        "feedback": 0,
+        "ratings": 0,
+        "contact_messages": 0,
+        "survey_responses": 0,
+        "conversations": 0,
+    }
     log = (await client.get("/api/v1/audit-log", headers=tenant.headers)).json()["entries"]
     erasures = [e for e in log if e["action"] == "erasure.performed"]
     assert erasures[-1]["details"] == {"by": ["submitted_by", "email"], **response.json()}

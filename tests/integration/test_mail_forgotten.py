@@ -15,11 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import ContactMessage, OutboundEmail, OutboxJob, ReporterAddress, User
+from app.db.models import ContactMessage, OutboundEmail, OutboxJob, Project, ReporterAddress, User
 from app.db.transactions import unit_of_work
 from app.mail import Mail, queue_mail
+from app.services.projects import Projects
 from app.services.retention import apply_retention
 from app.timestamps import utc_now
+from tenants.scope import Access, OrgScope
 from tests.factories import Tenant
 from tests.mail_server import smtp_server, text_of
 from tests.server_processes import free_port
@@ -110,7 +112,13 @@ async def test_erasure_voids_the_mail_queued_about_the_person(
     person is erased."""
     await queue_reply_and_notifications(client, tenant, session_maker)
     erased = await client.post("/api/v1/privacy/erase", json={"email": VISITOR}, headers=tenant.headers)
-    assert erased.json() == {"feedback": 1, "ratings": 0, "contact_messages": 1, "survey_responses": 0}
+    assert erased.json() == {
+        "feedback": 1,
+        "ratings": 0,
+        "contact_messages": 1,
+        "survey_responses": 0,
+        "conversations": 0,
+    }
     assert await smtp_comes_back(smtp_port, session_maker) == [CONTROL.recipient]
 
 
@@ -125,4 +133,19 @@ async def test_retention_voids_the_mail_queued_about_deleted_items(
     await queue_reply_and_notifications(client, tenant, session_maker)
     removed = await apply_retention(session_maker, tenant.project.id, 30, utc_now() + timedelta(days=31))
     assert (removed.feedback, removed.contact_messages) == (1, 1)
+    assert await smtp_comes_back(smtp_port, session_maker) == [CONTROL.recipient]
+
+
+async def test_deleting_the_project_voids_its_queued_mail(
+    client: AsyncTestClient,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+    smtp_port: int,
+) -> None:
+    """A reply and notifications queued while SMTP is down are not sent after their project is deleted
+    (its items go with it, and so does the mail about them)."""
+    await queue_reply_and_notifications(client, tenant, session_maker)
+    async with unit_of_work(session_maker) as session:  # as the console's "Delete project" does
+        projects = Projects(session, OrgScope(tenant.org_id, "owner", Access.ADMIN))
+        await projects.delete(await session.get_one(Project, tenant.project_id))
     assert await smtp_comes_back(smtp_port, session_maker) == [CONTROL.recipient]

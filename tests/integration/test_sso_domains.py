@@ -184,3 +184,21 @@ async def test_replacing_domains_records_each_domain_that_goes(
         ("sso_domain.created", "c.example", owner.email),
         ("sso_domain.deleted", "a.example", owner.email),
     ]
+
+
+async def test_verify_is_limited_per_organization(
+    console: Console, owner: User, provider: IdentityProvider, dns: DnsServer
+) -> None:
+    """Each "Verify" makes the server query the DNS: ten an hour per organization, then 429 with the
+    wait beside the domain, and no look-up."""
+    await console.login(owner.email)
+    saved = await console.post("/settings/sso", provider_form(provider, "acme.example"))
+    assert saved.status_code == 200, errors_in(saved.text)
+    for _ in range(10):
+        assert (await verify(console, "acme.example")).status_code == 400
+    asked = len(dns.questions)
+    refused = await verify(console, "acme.example")
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 3000
+    [error] = errors_in(refused.text)
+    assert error.startswith("Too many domain checks in this organization. Try again in about")
+    assert len(dns.questions) == asked

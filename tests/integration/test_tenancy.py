@@ -20,9 +20,11 @@ from uuid import uuid4
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 from litestar.testing import AsyncTestClient
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
+from app.db.models import Conversation
 from app.db.transactions import unit_of_work
 from app.ingest import add_ratings, helpful_input
 from app.integrations.trackers import TRACKERS
@@ -88,7 +90,8 @@ def org_endpoints(app: Litestar, *, with_ids_only: bool = True) -> list[Endpoint
             continue
         for method in sorted(route.methods - {"HEAD", "OPTIONS"}):
             endpoint = Endpoint(method, route.path_format, tuple(route.path_parameters))
-            if str(endpoint) not in PUBLIC_ROUTES:  # the webhook receivers: no token, tested below
+            # the webhook receivers: no token, tested below; a person's conversations: no organization
+            if str(endpoint) not in PUBLIC_ROUTES | PERSON_ROUTES:
                 endpoints.append(endpoint)
     return endpoints
 
@@ -175,6 +178,12 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         )
         alert = stored_alert(owner.project.id)
         session.add(alert)
+        signed = await FeedbackItems(
+            session, operator_scope(owner.project.org_id, "tests"), owner.project
+        ).create(message="B's signed feedback", submitted_by="person_b", submitted_by_verified=True)
+        conversation = await session.scalar(
+            select(Conversation.id).where(Conversation.feedback_id == signed.id)
+        )
         await session.commit()
     return {
         "feedback_id": str(feedback.id),
@@ -183,6 +192,7 @@ async def foreign_resources(session_maker: async_sessionmaker[AsyncSession], own
         "attachment_id": str(attachment.id),
         "survey_id": str(survey.id),
         "alert_id": str(alert.id),
+        "conversation_id": str(conversation),
     }
 
 
@@ -295,6 +305,14 @@ PUBLIC_ROUTES = {
 """The only API routes that answer without a token: the widgets' collection endpoints and the survey
 widget's reads (project key, origins, rate limits; a survey of another project is 404 with this key)
 and the Stripe, Polar and issue tracker webhook receivers (a signature authenticates a delivery)."""
+
+PERSON_ROUTES = {
+    "GET /api/v1/conversations/{conversation_id}",
+    "POST /api/v1/conversations/{conversation_id}/messages",
+}
+"""Routes that answer an identified person of a project (its identity secret signs who they are), never an
+organization's token: without that identity they are 401 like the rest; another person's conversation is
+404 (tests/integration/conversations)."""
 
 
 async def test_every_other_api_route_needs_a_token(app: Litestar, client: AsyncTestClient) -> None:

@@ -8,6 +8,8 @@ from app.db.models.audit_entry import AuditEntry
 from app.db.models.connected_app import ConnectedApp
 from app.db.models.contact_message import ContactMessage, ContactStatus
 from app.db.models.contact_reply import ContactReply
+from app.db.models.conversation import Conversation, SubjectKind
+from app.db.models.conversation_message import ConversationMessage, Sender
 from app.db.models.feedback_attachment import FeedbackAttachment
 from app.db.models.feedback_change import FeedbackChange
 from app.db.models.feedback_counter import FeedbackCounter
@@ -71,6 +73,8 @@ __all__ = [
     "ContactMessage",
     "ContactReply",
     "ContactStatus",
+    "Conversation",
+    "ConversationMessage",
     "FeedbackAttachment",
     "FeedbackChange",
     "FeedbackCounter",
@@ -110,9 +114,11 @@ __all__ = [
     "SamlAssertion",
     "ScimToken",
     "ScimUser",
+    "Sender",
     "SsoConnection",
     "SsoDomain",
     "StripeIntegration",
+    "SubjectKind",
     "Survey",
     "SurveyAnswerVector",
     "SurveyCounter",

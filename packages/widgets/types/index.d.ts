@@ -108,4 +108,12 @@ export function mountHelpful(element: Element, options: HelpfulOptions): WidgetH
 export function mountStar(element: Element, options: StarOptions): WidgetHandle;
 export function mountNps(element: Element, options: NpsOptions): WidgetHandle;
 export function mountContact(element: Element, options: ContactOptions): DialogWidgetHandle;
-export function mountFeedback(element: Element, options: FeedbackOptions): DialogWidgetHandle;
+/** The feedback widget: for an identified person (setUser with a signature, or setUserToken) it also offers
+ * Messages, their conversations with the team. */
+export interface FeedbackWidgetHandle extends DialogWidgetHandle {
+  /** Identifies the person by a JWT (HS256) your backend signs with the project's identity secret, with
+   * the claims sub, exp and optionally email and name: Messages uses it instead of setUser's signature. */
+  setUserToken(token: string | null): void;
+}
+
+export function mountFeedback(element: Element, options: FeedbackOptions): FeedbackWidgetHandle;

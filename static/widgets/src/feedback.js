@@ -1,6 +1,8 @@
 // Hearken feedback widget: a floating "Feedback" button opening a form with the feedback type and a
 // message, and with data-ask-email="true" an optional address to be told when it is resolved.
-// Global: HearkenFeedback {setUser, open, close, reset, remove, container}.
+// An identified person (setUser with a signature, or setUserToken) also finds Messages: their
+// conversations with the team, fetched on first use (feedback-messages.js).
+// Global: HearkenFeedback {setUser, setUserToken, open, close, reset, remove, container}.
 
 import baseCss from './shared/base.css';
 import formCss from './shared/form.css';
@@ -30,10 +32,10 @@ const MEDIA = {
 };
 
 const STRINGS = {
-  names: 'button title type message bug feature improvement question praise other ask_email invalid_email',
-  en: 'Feedback|Send feedback|Type|Message|Bug|Feature request|Improvement|Question|Praise|Other|Email me when this is resolved|Please enter a valid email address.',
-  de: 'Feedback|Feedback senden|Art|Nachricht|Fehler|Funktionswunsch|Verbesserung|Frage|Lob|Sonstiges|Mir eine E-Mail senden, wenn das erledigt ist|Bitte geben Sie eine gültige E-Mail-Adresse ein.',
-  sv: 'Feedback|Skicka feedback|Typ|Meddelande|Fel|Funktionsönskemål|Förbättring|Fråga|Beröm|Övrigt|Mejla mig när det här är löst|Ange en giltig e-postadress.',
+  names: 'button title type message bug feature improvement question praise other ask_email invalid_email messages',
+  en: 'Feedback|Send feedback|Type|Message|Bug|Feature request|Improvement|Question|Praise|Other|Email me when this is resolved|Please enter a valid email address.|Messages',
+  de: 'Feedback|Feedback senden|Art|Nachricht|Fehler|Funktionswunsch|Verbesserung|Frage|Lob|Sonstiges|Mir eine E-Mail senden, wenn das erledigt ist|Bitte geben Sie eine gültige E-Mail-Adresse ein.|Nachrichten',
+  sv: 'Feedback|Skicka feedback|Typ|Meddelande|Fel|Funktionsönskemål|Förbättring|Fråga|Beröm|Övrigt|Mejla mig när det här är löst|Ange en giltig e-postadress.|Meddelanden',
 };
 
 export default {
@@ -54,24 +56,27 @@ export default {
     const files = [];
     const list = h('ul', { class: 'at' });
     const script = document.currentScript?.src; // this widget's own file, while it starts
-    let media; // the image code, loaded on first use
-    const use = (action) => async () => {
+    const base = () => apiBase(data.apiUrl, script);
+    const loaded = {}; // the code fetched on first use
+    const load = async (name, run) => {
       try {
-        media ||= new Promise((ok, no) =>
-          document.head.append(
-            h('script', {
-              src: apiBase(data.apiUrl, script) + '/static/widgets/v1/feedback-media.js',
-              onload: () => ok(window.HearkenFeedbackMedia),
-              onerror: no,
-            }),
-          ),
-        );
-        await (await media)[action]({ shadow: w.root, status: w.region, texts: t, files, list });
+        await (loaded[name] ||= new Promise((ok, no) =>
+          document.head.append(h('script', { src: `${base()}/static/widgets/v1/feedback-${name}.js`, onload: ok, onerror: no })),
+        ));
+        await run();
       } catch (error) {
-        media = 0; // a failed load is tried again next time; a refused capture is no failure of the page
+        loaded[name] = 0; // a failed load is tried again next time; a refused capture is no failure of the page
         console.warn('Hearken:', error);
       }
     };
+    const use = (action) => () => load('media', () => window.HearkenFeedbackMedia[action]({ shadow: w.root, status: w.region, texts: t, files, list }));
+    // The identity as query pairs (their names are strings: the bundler renames a property named user)
+    const who = () => (w.token ? [['token', w.token]] : w.user?.user_signature ? [['user', w.user.submitted_by], ['sig', w.user.user_signature]] : 0);
+    const messages = h('button', { type: 'button', hidden: true }, t.messages);
+    messages.onclick = () =>
+      load('messages', () =>
+        window.HearkenFeedbackMessages.open({ shadow: w.root, status: w.region, base: base(), key: data.projectKey, who: who(), lang: data.language, back: messages }),
+      );
     const tools = h(
       'div',
       { class: 'md' },
@@ -79,7 +84,7 @@ export default {
       h('button', { type: 'button', onclick: use('pick') }, t.attach),
       list,
     );
-    return modalForm(w, {
+    const api = modalForm(w, {
       label: data.buttonText || t.button,
       title: t.title,
       fields,
@@ -92,6 +97,16 @@ export default {
       body([type, message, email]) {
         return { type, message, notify_email: email || undefined, ...w.context() };
       },
+      top: messages,
     });
+    // Messages shows for an identified person only: setUser with a signature (wrapped once create() has
+    // added it), or a token.
+    const identify = () => (messages.hidden = !who());
+    queueMicrotask(() => {
+      const set = api.setUser;
+      api.setUser = (...user) => ((user = set(...user)), identify(), user);
+    });
+    api.setUserToken = (token) => identify((w.token = token));
+    return api;
   },
 };

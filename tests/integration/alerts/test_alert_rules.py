@@ -158,3 +158,65 @@ async def test_a_theme_that_surges_opens_an_alert_with_its_items(
     assert alert.subject == {"theme_id": str(theme.id), "label": "Login page times out"}
     assert alert.after == 7 and alert.before == pytest.approx(2 / 28, abs=0.001)
     assert [e["message"] for e in alert.examples] == [f"login timed out {i}" for i in (2, 3, 4)]
+
+
+async def themed_items(
+    session_maker: async_sessionmaker[AsyncSession], theme: Theme, moments: list[datetime]
+) -> None:
+    async with unit_of_work(session_maker) as session:
+        if await session.get(Theme, theme.id) is None:
+            session.add(theme)
+        for index, moment in enumerate(moments):
+            item = FeedbackItem(
+                id=uuid7(), project_id=theme.project_id, message=f"{theme.label} {index}", created_at=moment
+            )
+            session.add(item)
+            await session.flush()
+            session.add(FeedbackEmbedding(id=item.id, project_id=theme.project_id, theme_id=theme.id))
+
+
+def every(first: datetime, step: timedelta, count: int) -> list[datetime]:
+    return [first + step * i for i in range(count)]
+
+
+async def test_a_sudden_surge_shows_in_three_hours_before_the_day_does(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    """Five items a day for four weeks; then 8 in the last three hours. The day window (10 items against
+    5 a day) is no surge; the three hours (8 against 1.25 at the busiest hours) are."""
+    theme = Theme(id=uuid7(), project_id=tenant.project.id, label="Export fails", keywords=["export"])
+    await themed_items(session_maker, theme, every(NOW - timedelta(days=29), timedelta(hours=4.8), 140))
+    await themed_items(session_maker, theme, [NOW - timedelta(hours=h) for h in (20, 10)])
+    assert await check(session_maker, tenant, NOW - timedelta(hours=3)) == []
+    await themed_items(session_maker, theme, every(NOW - timedelta(minutes=170), timedelta(minutes=20), 8))
+
+    (alert,) = await check(session_maker, tenant, NOW)
+    assert alert.kind == "theme_surge" and alert.after == 10
+    assert alert.title == "“Export fails”: 8 items in 3 hours, against 5.0 a day before"
+    assert alert.p_value < 0.001
+    # The surge goes on: the same episode, updated.
+    await themed_items(session_maker, theme, every(NOW + timedelta(minutes=5), timedelta(minutes=10), 6))
+    (same,) = await check(session_maker, tenant, NOW + timedelta(hours=1))
+    assert same.id == alert.id and same.after == 16
+
+
+async def test_a_themes_last_surge_is_no_part_of_the_baseline_for_its_next(
+    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant
+) -> None:
+    """Half an item a day, and a surge of 30 items ten days ago that had its alert: 7 items today are a
+    surge against the half a day, though not against the 28 days' mean with the last surge in it."""
+    pid = tenant.project.id
+    theme = Theme(id=uuid7(), project_id=pid, label="Search is slow", keywords=["search"])
+    await themed_items(session_maker, theme, every(NOW - timedelta(days=29), timedelta(days=2), 14))
+    surge = NOW - timedelta(days=10)
+    await themed_items(session_maker, theme, every(surge, timedelta(minutes=12), 30))
+    (first,) = await check(session_maker, tenant, surge + timedelta(hours=2))
+    (unsettled,) = await check(session_maker, tenant, surge + timedelta(hours=7))  # over, but in the day
+    (resolved,) = await check(session_maker, tenant, surge + timedelta(hours=31))
+    assert first.id == unsettled.id == resolved.id and resolved.status == "resolved"
+
+    await themed_items(session_maker, theme, every(NOW - timedelta(hours=22), timedelta(hours=3), 7))
+    _, alert = await check(session_maker, tenant, NOW)
+    assert alert.status == "open" and alert.id != first.id and alert.after == 7
+    episode = timedelta(days=1, hours=5)  # from a day before it opened to its last hour unsettled
+    assert alert.before == pytest.approx(14 / (28 - episode / timedelta(days=1)), abs=0.001)

@@ -58,7 +58,13 @@ async def test_erasure_by_user_id_takes_their_responses_links_and_counts(
     erased = await client.post(
         "/api/v1/privacy/erase", json={"submitted_by": "user_42"}, headers=tenant.headers
     )
-    assert erased.json() == {"feedback": 0, "ratings": 0, "contact_messages": 0, "survey_responses": 2}
+    assert erased.json() == {
+        "feedback": 0,
+        "ratings": 0,
+        "contact_messages": 0,
+        "survey_responses": 2,
+        "conversations": 0,
+    }
     assert await count(session_maker, SurveyResponse, SurveyResponse.submitted_by == "user_42") == 1  # theirs
     assert await count(session_maker, SurveyLink) == 0
     assert await count(session_maker, WebhookDelivery) == 1  # the copies of the erased responses go too

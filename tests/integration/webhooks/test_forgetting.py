@@ -94,7 +94,13 @@ async def test_erasure_deletes_the_deliveries_that_carried_the_persons_data(
         json={"email": "ada@example.org", "submitted_by": "user-ada"},
         headers=tenant.headers,
     )
-    assert erased.json() == {"feedback": 2, "ratings": 0, "contact_messages": 1, "survey_responses": 0}
+    assert erased.json() == {
+        "feedback": 2,
+        "ratings": 0,
+        "contact_messages": 1,
+        "survey_responses": 0,
+        "conversations": 0,
+    }
 
     left = await bodies(session_maker)
     assert len(left) == 1 and "someone else's" in left[0]

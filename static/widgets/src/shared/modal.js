@@ -17,12 +17,13 @@ function icon() {
 }
 
 /**
- * modalForm(w, {label, title, fields, endpoint, body, done, position, extra, encode, cleared}) builds
+ * modalForm(w, {label, title, fields, endpoint, body, done, position, extra, encode, cleared, top}) builds
  * the launcher (at data-button-position, else `position`) and the dialog, and returns {open, close, reset}.
  * `body(values)` is the JSON to send, unless `encode(body)` gives another payload; `done` the message
- * once stored; `extra` an element after the fields; `cleared()` runs when a stored form is emptied.
+ * once stored; `extra` an element after the fields, `top` one before the form; `cleared()` runs when a
+ * stored form is emptied.
  */
-export function modalForm(w, { label, title, fields, endpoint, body, done, position, extra, encode, cleared }) {
+export function modalForm(w, { label, title, fields, endpoint, body, done, position, extra, encode, cleared, top }) {
   const { t, region } = w;
   const wanted = w.data.buttonPosition;
   const place = /^(bottom-right|right-side|icon-only)$/.test(wanted) ? wanted : position;
@@ -40,7 +41,7 @@ export function modalForm(w, { label, title, fields, endpoint, body, done, posit
   const dialog = h(
     'dialog',
     { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 't' },
-    h('div', { class: 'w' }, h('h2', { id: 't' }, title), dismiss, form, region, w.powered(true)),
+    h('div', { class: 'w' }, h('h2', { id: 't' }, title), dismiss, top || '', form, region, w.powered(true)),
   );
   let sent;
   let opened = Date.now();
