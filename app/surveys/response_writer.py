@@ -15,7 +15,6 @@ the batch and written once.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import date, datetime
@@ -113,12 +112,19 @@ _values = attrgetter(*_COLUMNS)
 """A StoredResponse's values in the order of _COLUMNS (attrgetter builds the tuple in C)."""
 
 
-@functools.cache
+_SQLITE_INSERTS: dict[type[Dialect], DriverStatement] = {}
+
+
 def _sqlite_insert(dialect: Dialect) -> DriverStatement:
     """SQLite: the new responses of a batch inserted by the driver itself, each value through its
-    column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work."""
-    sql = f"INSERT INTO {_RESPONSES.name} ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-    return DriverStatement(sql, _RESPONSES, _COLUMNS, dialect)
+    column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work. One per kind of
+    dialect (an engine's dialect object is not kept: the tests make many engines)."""
+    found = _SQLITE_INSERTS.get(type(dialect))
+    if found is None:
+        columns, marks = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
+        sql = f"INSERT INTO {_RESPONSES.name} ({columns}) VALUES ({marks})"
+        found = _SQLITE_INSERTS[type(dialect)] = DriverStatement(sql, _RESPONSES, _COLUMNS, dialect)
+    return found
 
 
 _COUNTERS: Table = SurveyCounter.__table__  # type: ignore[assignment]
