@@ -31,7 +31,10 @@ QUIET_READS = frozenset({"/api/v1/surveys/active", "/api/v1/surveys/{survey_id}/
 like the submissions (a line per page view of every customer's site would drown the log)."""
 WITHOUT_DEADLINE = frozenset({"/api/v1/rating/submit", "/api/v1/ratings", "/healthz"})
 """Paths served without the per-request deadline task: ratings have a deadline per batch, and a task per
-request would cost the public submit path (feedback and contact submissions are not hot: they keep it)."""
+request would cost the public submit path (feedback and contact submissions are not hot: they keep it).
+Survey responses (SURVEY_RESPONSES, below) are stored in batches with a deadline too."""
+SURVEY_RESPONSES = ("/api/v1/surveys/", "/responses/submit")
+"""The start and end of the survey response submit path (the survey's id between them)."""
 
 
 def serving(app: ASGIApp) -> ASGIApp:
@@ -55,7 +58,10 @@ def serving(app: ASGIApp) -> ASGIApp:
 
         started = perf_counter()
         try:
-            if scope["path"] in WITHOUT_DEADLINE:
+            path = scope["path"]
+            if path in WITHOUT_DEADLINE or (
+                path.startswith(SURVEY_RESPONSES[0]) and path.endswith(SURVEY_RESPONSES[1])
+            ):
                 await app(scope, receive, send_with_id)
             else:
                 await within_deadline(app, scope, receive, send_with_id)

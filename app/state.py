@@ -2,9 +2,9 @@
 
 Two lifetimes: the settings, the database engine and sessions and the signal that wakes the outbox
 dispatcher are made with the application; the Redis client, the read replicas, the shared cache
-generation, the token cache, the ingest door and what single sign-on providers published are made when
-it starts serving and closed when it stops (`serving_state`), so that an application that stopped can
-serve again with nothing of the last run left in them."""
+generation, the token cache, the ingest door, the survey intake and what single sign-on providers
+published are made when it starts serving and closed when it stops (`serving_state`), so that an
+application that stopped can serve again with nothing of the last run left in them."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from app.live.streams import OpenStreams, StreamLimits
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 from app.surveys.active_list import ActiveSurveyLists
+from app.surveys.intake import SurveyIntake
 from tenants.token_directory import TokenDirectory
 
 
@@ -62,6 +63,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     redis_outage = RedisOutage()
     generation = cache_generation(settings, redis, redis_outage)
     ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
+    survey_intake = SurveyIntake(app.state.session_maker)
     routing = _read_routing(settings, engine, redis, redis_outage)
     bus = live_bus(settings, engine)
     await bus.start()
@@ -72,6 +74,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             "read_routing": routing,
             "token_directory": TokenDirectory(app.state.session_maker, generation),
             "ingest": ingest,
+            "survey_intake": survey_intake,
             "insights": configure_insights(settings),
             "openid_client": OpenIdClient(),
             "active_surveys": ActiveSurveyLists(app.state.session_maker),
@@ -90,6 +93,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             yield
     finally:
         await bus.close()
+        await survey_intake.close()
         await ingest.close()
         if redis is not None:
             await redis.aclose()
@@ -140,3 +144,9 @@ def live_bus_of(scope: Scope) -> LiveBus:
 def open_streams_of(scope: Scope) -> OpenStreams:
     streams: OpenStreams = scope["litestar_app"].state.open_streams
     return streams
+
+
+def survey_intake_of(scope: Scope) -> SurveyIntake:
+    """The worker's intake of the widget's survey responses (read from the state, as ingest_of)."""
+    intake: SurveyIntake = scope["litestar_app"].state.survey_intake
+    return intake

@@ -1,12 +1,17 @@
 """Ratings and public submissions coming in: the hot path, in one place.
 
 Code outside this package imports only from here. The public endpoints use Ingest (entry.py); the API
-stores ratings with add_ratings; every writer builds its rows from rating_rows.py.
+stores ratings with add_ratings; every writer builds its rows from rating_rows.py. The survey intake
+(app/surveys/intake.py) batches responses with the same Coalescer, GroupCommit and, on SQLite,
+DriverStatement.
 """
 
 from app.ingest.client_addresses import client_address, client_network
+from app.ingest.coalescer import Coalescer
+from app.ingest.driver_statements import DriverStatement
 from app.ingest.entry import Ingest, build_ingest
 from app.ingest.gc_settings import serving_gc
+from app.ingest.group_commit import GroupCommit
 from app.ingest.origins import normalize_origin, normalize_origins, origin_allowed, request_origin
 from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
@@ -19,6 +24,9 @@ from app.ingest.verified_users import verified_user
 __all__ = [
     "DEFAULT_MAX_STARS",
     "MIN_HUMAN_MS",
+    "Coalescer",
+    "DriverStatement",
+    "GroupCommit",
     "Ingest",
     "NewRating",
     "RatingInput",

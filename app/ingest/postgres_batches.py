@@ -2,8 +2,8 @@
 autocommit. The rows, their counter deltas and totals travel as JSON documents that `json_to_recordset`
 turns back into rows, so a batch of any size costs one round trip and no SQL compilation.
 
-The statement is built once from the tables: the ratings' columns from RATING_COLUMNS, each counter
-upsert from `upsert_sql`, each record's fields typed as their columns are.
+The statement is built once from the tables (app/db/json_records.py): the ratings' columns from
+RATING_COLUMNS, each counter upsert from `upsert_sql`, each record's fields typed as their columns are.
 """
 
 from __future__ import annotations
@@ -14,52 +14,30 @@ from typing import Any
 
 import msgspec
 import psycopg
-from sqlalchemy import Column, Table
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import Table
 from sqlalchemy.engine import make_url
 
 from app.db.config import CONNECT_TIMEOUT_SECONDS, STATEMENT_TIMEOUT_MS
-from app.db.counter_upsert import counter_rows, upsert_columns, upsert_sql
+from app.db.counter_upsert import counter_rows, upsert_columns
+from app.db.json_records import add_to_counters, insert_records
 from app.db.models import Rating, RatingCounter, RatingTotal
 from app.ingest.rating_counters import count_deltas, total_deltas
 from app.ingest.rating_rows import RATING_COLUMNS, NewRating, Row, new_ratings
 
-_DIALECT = postgresql.dialect()
 _COUNTERS: Table = RatingCounter.__table__  # type: ignore[assignment]
 _TOTALS: Table = RatingTotal.__table__  # type: ignore[assignment]
-
-
-def _typed(fields: dict[str, Column[Any]]) -> str:
-    """A record definition for json_to_recordset: each field with the type of its column."""
-    return ", ".join(f"{name} {column.type.compile(dialect=_DIALECT)}" for name, column in fields.items())
-
-
-def _insert_ratings(document: str) -> str:
-    """The ratings of the `document` (NewRatings, by field name) inserted into every rating column."""
-    fields = {rating_column.field: rating_column.column for rating_column in RATING_COLUMNS}
-    return (
-        f"INSERT INTO {Rating.__tablename__} ({', '.join(c.column.name for c in RATING_COLUMNS)}) "
-        f"SELECT {', '.join(c.field for c in RATING_COLUMNS)} "
-        f"FROM json_to_recordset(%({document})s::json) AS new({_typed(fields)})"
-    )
-
-
-def _add_to_counters(table: Table, document: str, where: str = "") -> str:
-    """The upsert of the `document`'s deltas (records of upsert_columns), applied in the document's order."""
-    columns = upsert_columns(table)
-    names = ", ".join(columns)
-    fields = {name: table.c[name] for name in columns}
-    records = (
-        f"ROWS FROM (json_to_recordset(%({document})s::json) AS ({_typed(fields)})) "
-        f"WITH ORDINALITY AS delta({names}, position)"
-    )
-    return upsert_sql(table, f"SELECT {names} FROM {records} {where}ORDER BY position")
+_INSERT_RATINGS = insert_records(
+    Rating.__table__,  # type: ignore[arg-type]
+    {c.column.name: c.field for c in RATING_COLUMNS},
+    "ratings",
+)
+"""The ratings of the `ratings` document (NewRatings, by field name) inserted into every rating column."""
 
 
 INSERT_AND_COUNT = f"""
-WITH stored AS ({_insert_ratings("ratings")}),
-counted AS ({_add_to_counters(_COUNTERS, "deltas")} RETURNING 1)
-{_add_to_counters(_TOTALS, "totals", "WHERE (SELECT count(*) FROM counted) > 0 ")}
+WITH stored AS ({_INSERT_RATINGS}),
+counted AS ({add_to_counters(_COUNTERS, "deltas")} RETURNING 1)
+{add_to_counters(_TOTALS, "totals", "WHERE (SELECT count(*) FROM counted) > 0 ")}
 """
 """The batch travels as JSON documents (msgspec encodes them in C; psycopg's array adaptation costs far
 more per row). Deltas arrive sorted and are applied in that order, day counters before totals: the

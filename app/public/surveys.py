@@ -16,7 +16,6 @@ from litestar.params import Parameter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.after_commit import on_commit
 from app.db.ids import parse_uuid
 from app.db.models import Survey, SurveyStatus
 from app.errors import NotFound, error_responses
@@ -24,7 +23,7 @@ from app.ingest import spam_reason, verified_user
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
 from app.request_checks import strict_body
-from app.state import active_surveys_of, ingest_of
+from app.state import active_surveys_of, ingest_of, survey_intake_of
 from app.surveys.bodies import (
     ActiveSurveys,
     ChoiceIn,
@@ -34,9 +33,7 @@ from app.surveys.bodies import (
     SurveyResponseReceipt,
 )
 from app.surveys.definition import LANGUAGE_PATTERN, questions_of
-from app.surveys.responses import Submission, SurveyResponses
-from app.webhooks.subscriptions import remember_subscriptions
-from tenants.scope import widget_scope
+from app.surveys.response_writer import ResponseToStore, Submission
 
 ProjectKey = Annotated[
     UUID, Parameter(description="The project's public key, as the widget's data-project-key.")
@@ -107,38 +104,34 @@ class PublicSurveyController(Controller):
         responses=error_responses(400, 403, 404, 413, 429),
     )
     async def submit_survey_response(
-        self,
-        request: Request[Any, Any, Any],
-        db_session: AsyncSession,
-        survey_id: str,
-        data: PublicSurveyResponseBody,
+        self, request: Request[Any, Any, Any], survey_id: str, data: PublicSurveyResponseBody
     ) -> SurveyResponseReceipt:
         """From the survey widget; the page's origin must be allowed by the project. Answers are kept as
         given, a partial response too; a later call with the answer's `response_id` adds to that response
         (an answer to the same question replaces the earlier one). A value that does not fit its question,
         an unknown question, a language the survey lacks or a survey that is not active is 400 naming it,
-        and nothing stored before is lost."""
+        and nothing stored before is lost. Concurrent submits are stored together in one transaction and
+        each is answered once that is committed."""
         data = await strict_body(request, data)
         project = await ingest_of(request.scope).admit(request.scope, "survey_responses", data.project_key)
         verified = verified_user(project, data.submitted_by, data.user_signature)
         reason = spam_reason(data.website, data.elapsed_ms)
-        if reason is not None:
-            on_commit(db_session, SPAM_SUBMISSIONS.labels("survey_responses", reason).inc)
-        remember_subscriptions(db_session, project.org_id, project.webhooks)
-        responses = SurveyResponses(db_session, widget_scope(project.org_id), project.as_project())
-        stored = await responses.submit(
-            parse_uuid(survey_id, "survey_id"),
-            Submission(
-                answers=data.answers,
-                language=data.language,
-                path=data.path,
-                completed=data.completed,
-                response_id=data.response_id,
-                submitted_by=data.submitted_by,
-                submitted_by_verified=verified,
-                spam=reason is not None,
-            ),
+        submission = Submission(
+            answers=data.answers,
+            language=data.language,
+            path=data.path,
+            completed=data.completed,
+            response_id=data.response_id,
+            submitted_by=data.submitted_by,
+            submitted_by_verified=verified,
+            spam=reason is not None,
         )
+        item = ResponseToStore(
+            project.id, project.org_id, parse_uuid(survey_id, "survey_id"), submission, project.webhooks
+        )
+        stored = await survey_intake_of(request.scope).submit(item)
+        if reason is not None:
+            SPAM_SUBMISSIONS.labels("survey_responses", reason).inc()
         return SurveyResponseReceipt(response_id=str(stored.id))
 
 

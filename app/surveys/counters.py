@@ -23,6 +23,8 @@ from app.surveys.answers import counted_values
 
 CounterKey = tuple[UUID, date, str, str, str]
 """(survey_id, day, language, question_id, value)"""
+KeyInSurvey = tuple[date, str, str, str]
+"""(day, language, question_id, value): a counter key within one survey"""
 
 
 class Counted:
@@ -59,9 +61,13 @@ class Counted:
         )
 
     def counter_keys(self) -> list[CounterKey]:
+        return [(self.survey_id, *key) for key in self.keys_in_survey()]
+
+    def keys_in_survey(self) -> list[KeyInSurvey]:
+        """The counter keys without the survey's id (cheaper to sum: a UUID hashes in Python)."""
         if self.spam:
             return []
-        base = (self.survey_id, self.day, self.language)
+        base = (self.day, self.language)
         keys = [(*base, SURVEY_TOTALS, "responses")]
         if self.completed:
             keys.append((*base, SURVEY_TOTALS, "completed"))
@@ -81,6 +87,14 @@ def deltas(before: Iterable[Counted], after: Iterable[Counted]) -> Counter[Count
     for counted in after:
         for key in counted.counter_keys():
             moved[key] += 1
+    return moved
+
+
+def moved_in_survey(before: Counted | None, after: Counted) -> Counter[KeyInSurvey]:
+    """deltas() of one response of one survey, keyed within the survey."""
+    moved: Counter[KeyInSurvey] = Counter(after.keys_in_survey())
+    if before is not None:
+        moved.subtract(before.keys_in_survey())
     return moved
 
 

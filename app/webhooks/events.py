@@ -117,9 +117,12 @@ def contact_message_replied(record: ContactMessage, reply: Any) -> Event:
     return Event("contact_message.replied", record, record.project_id, reply=reply)
 
 
+SURVEY_RESPONSE_COMPLETED = "survey.response.completed"
+
+
 def survey_response_completed(project_id: UUID, response: dict[str, Any]) -> Event:
     """`response` is the response as the API returns it, with the survey's name beside it."""
-    return Event("survey.response.completed", response, project_id)
+    return Event(SURVEY_RESPONSE_COMPLETED, response, project_id)
 
 
 async def record_events(session: AsyncSession, org_id: UUID, events: Sequence[Event]) -> None:

@@ -1,5 +1,6 @@
 """Property check: after random responses, amendments (same response id), refused calls, spam and
-erasures, some of them at once, the survey counters equal a recount from the response rows, and every
+erasures, some of them at once, alone in a transaction (the hosted page's way) or batched by the survey
+intake (the widget's way), the survey counters equal a recount from the response rows, and every
 result (any days, any language) equals a plain recount of the rows it covers. Seeded, so a failure
 replays exactly."""
 
@@ -20,9 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import Survey, SurveyResponse
 from app.db.transactions import unit_of_work
 from app.errors import InvalidRequest
-from app.surveys import responses as responses_module
+from app.surveys import response_writer
 from app.surveys.bodies import AnswerIn, SurveyCreateBody
 from app.surveys.forgetting import forget_responses
+from app.surveys.intake import SurveyIntake
+from app.surveys.response_writer import ResponseToStore
 from app.surveys.responses import Submission, SurveyResponses
 from app.surveys.results import survey_results
 from app.surveys.service import Surveys
@@ -54,9 +57,18 @@ def random_answers(rng: random.Random) -> list[AnswerIn]:
 
 
 async def write(
-    session_maker: async_sessionmaker[AsyncSession], tenant: Tenant, survey_id: UUID, submission: Submission
+    session_maker: async_sessionmaker[AsyncSession],
+    tenant: Tenant,
+    survey_id: UUID,
+    submission: Submission,
+    intake: SurveyIntake | None = None,
 ) -> UUID | None:
+    """The stored response's id, or None when it was refused; through `intake` when given."""
     try:
+        if intake is not None:
+            project = tenant.project
+            item = ResponseToStore(project.id, project.org_id, survey_id, submission)
+            return (await intake.submit(item)).id
         async with unit_of_work(session_maker) as session:
             service = SurveyResponses(session, widget_scope(tenant.project.org_id), tenant.project)
             stored = await service.submit(survey_id, submission)
@@ -117,9 +129,10 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
         ).create(msgspec.convert(every_type(), SurveyCreateBody))
         await session.commit()
     ids: list[UUID] = []
+    intake = SurveyIntake(session_maker)
     for _round in range(12):
         moment = FIRST_DAY + timedelta(days=rng.randrange(DAYS))
-        monkeypatch.setattr(responses_module, "utc_now", lambda moment=moment: moment)
+        monkeypatch.setattr(response_writer, "utc_now", lambda moment=moment: moment)
         calls = []
         for _ in range(rng.randint(1, 4)):
             amend = rng.choice(ids) if ids and rng.random() < 0.4 else None
@@ -133,10 +146,12 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
                 response_id=amend,
                 spam=rng.random() < 0.1,
             )
-            calls.append(write(session_maker, tenant, survey.id, submission))
+            via = intake if rng.random() < 0.6 else None
+            calls.append(write(session_maker, tenant, survey.id, submission, via))
         for stored in await asyncio.gather(*calls):
             if isinstance(stored, UUID) and stored not in ids:
                 ids.append(stored)
+    await intake.close()
     async with session_maker() as session:
         await assert_survey_counters_match_rows(session)
         rows = list(await session.scalars(select(SurveyResponse).where(SurveyResponse.spam.is_(False))))
@@ -165,22 +180,25 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
                 assert {v: n for v, n in counted.items() if n} == +values
 
 
+@pytest.mark.parametrize("batched", [False, True], ids=["alone", "batched"])
 async def test_max_responses_holds_under_concurrent_completions(
-    tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+    tenant: Tenant, session_maker: async_sessionmaker[AsyncSession], batched: bool
 ) -> None:
-    """Completing submits sent at once: the survey row is locked while its completed responses are
-    counted, so exactly max_responses are stored and the rest find the survey completed."""
+    """Completing submits sent at once, each in its own transaction or batched by the intake: the survey
+    row is locked while its completed responses are counted, so exactly max_responses are stored and the
+    rest find the survey completed."""
     async with unit_of_work(session_maker) as session:
         survey = await Surveys(
             session, operator_scope(tenant.project.org_id, "tests"), tenant.project
         ).create(msgspec.convert(every_type(max_responses=3), SurveyCreateBody))
     answer = [AnswerIn(question_id="score", value=9)]
+    intake = SurveyIntake(session_maker) if batched else None
+    completing = Submission(answers=answer, language="en", completed=True)
     stored = await asyncio.gather(
-        *(
-            write(session_maker, tenant, survey.id, Submission(answers=answer, language="en", completed=True))
-            for _ in range(8)
-        )
+        *(write(session_maker, tenant, survey.id, completing, intake) for _ in range(8))
     )
+    if intake is not None:
+        await intake.close()
     assert sum(1 for response_id in stored if response_id is not None) == 3
     async with session_maker() as session:
         fresh = await session.get(Survey, survey.id)

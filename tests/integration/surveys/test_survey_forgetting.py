@@ -16,7 +16,7 @@ from app.config import Settings
 from app.db.models import SurveyLink, SurveyResponse, WebhookDelivery
 from app.db.transactions import unit_of_work
 from app.services.retention import run_due_retention
-from app.surveys import responses as responses_module
+from app.surveys import response_writer
 from app.timestamps import utc_now
 from app.webhooks.endpoints import WebhookEndpoints
 from tenants.scope import operator_scope
@@ -86,7 +86,7 @@ async def test_retention_takes_old_responses_with_their_counts(
     survey = await create_survey(client, tenant, every_type())
     answer = [{"question_id": "score", "value": 5}, {"question_id": "uses", "value": ["docs", "api"]}]
     old = utc_now() - timedelta(days=40)
-    monkeypatch.setattr(responses_module, "utc_now", lambda: old)
+    monkeypatch.setattr(response_writer, "utc_now", lambda: old)
     for _ in range(5):
         await submit(client, tenant, survey["id"], answer, completed=True)
     monkeypatch.undo()

@@ -1,0 +1,381 @@
+"""Stores survey responses, any number at once, in the caller's transaction: every rule of a submit
+lives here, whether the submit comes alone (the hosted page, in its request's transaction) or in a batch
+of the widget's submits (app/surveys/intake.py, one transaction for the batch).
+
+Each submission is checked whole, in the order given, before anything of it is kept: a refused one (400
+naming the field, 403, 404) is answered with its refusal and writes nothing, the others are stored.
+Locks are taken in one order: the batch's surveys (in id order; exclusive for a survey with
+max_responses, whose completed responses are counted, shared for the others), then the responses
+amended (in id order), then the counters in key order; erasure and retention take the response rows and
+then the counters. Under the lock a survey's completed responses are counted once, and each submission
+of the batch that completes a response adds one: the one that reaches max_responses completes the
+survey, and every later one of the batch is refused as for a completed survey. Counters are summed over
+the batch and written once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import date, datetime
+from operator import attrgetter
+from typing import Any, NamedTuple
+from uuid import UUID
+
+import msgspec
+from sqlalchemy import Table, bindparam, select, union_all
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncSession
+from uuid_utils.compat import uuid7
+
+from app.db.counter_upsert import add_to_counters, counter_rows, upsert_columns
+from app.db.json_records import add_to_counters as json_add_to_counters
+from app.db.json_records import insert_records
+from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
+from app.db.row_locks import lock_rows
+from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
+from app.ingest import DriverStatement
+from app.surveys.answer_themes import queue_answer_vectors
+from app.surveys.answers import checked_answer, merged, missing_required
+from app.surveys.bodies import AnswerIn, SurveyResponseOut
+from app.surveys.counters import Counted, CounterKey, KeyInSurvey, moved_in_survey
+from app.surveys.definition import Question, questions_of
+from app.surveys.service import response_counts
+from app.timestamps import utc_now
+from app.webhooks.events import (
+    SURVEY_RESPONSE_COMPLETED,
+    Event,
+    record_events,
+    survey_response_completed,
+)
+from app.webhooks.subscriptions import Subscription, remember_subscriptions
+
+ACTIVE = SurveyStatus.ACTIVE.value
+_RESPONSES: Table = SurveyResponse.__table__  # type: ignore[assignment]
+
+
+class Submission(msgspec.Struct, kw_only=True):
+    """One call's answers, from the widget or the hosted page."""
+
+    answers: list[AnswerIn]
+    language: str
+    path: str | None = None
+    completed: bool = False
+    response_id: UUID | None = None
+    submitted_by: str | None = None
+    submitted_by_verified: bool = False
+    spam: bool = False
+
+
+class ResponseToStore(NamedTuple):
+    project_id: UUID
+    org_id: UUID
+    survey_id: UUID
+    submission: Submission
+    webhooks: tuple[Subscription, ...] | None = None
+    """The organization's webhook endpoints when known already (the public endpoints' project cache)."""
+
+
+class StoredResponse(msgspec.Struct, kw_only=True):
+    """A response just inserted, with the attributes of a stored SurveyResponse."""
+
+    id: UUID
+    created_at: datetime
+    updated_at: datetime
+    survey_id: UUID
+    project_id: UUID
+    answers: list[dict[str, Any]]
+    language: str
+    path: str | None
+    completed: bool
+    day: date
+    submitted_by: str | None
+    submitted_by_verified: bool
+    spam: bool
+
+
+Stored = StoredResponse | SurveyResponse
+"""A new response, or the stored one a submission amended."""
+
+
+def _columns() -> tuple[str, ...]:
+    """The columns an insert fills: all but the ORM's insert sentinel (it stays NULL), each from the
+    StoredResponse field of its name."""
+    columns = tuple(c.name for c in _RESPONSES.columns if not c._insert_sentinel)
+    if missing := set(columns) - set(StoredResponse.__struct_fields__):
+        raise TypeError(f"survey_responses columns filled by no field of StoredResponse: {sorted(missing)}")
+    return columns
+
+
+_COLUMNS = _columns()
+_values = attrgetter(*_COLUMNS)
+"""A StoredResponse's values in the order of _COLUMNS (attrgetter builds the tuple in C)."""
+
+
+_SQLITE_INSERTS: dict[type[Dialect], DriverStatement] = {}
+
+
+def _sqlite_insert(dialect: Dialect) -> DriverStatement:
+    """SQLite: the new responses of a batch inserted by the driver itself, each value through its
+    column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work. One per kind of
+    dialect (an engine's dialect object is not kept: the tests make many engines)."""
+    found = _SQLITE_INSERTS.get(type(dialect))
+    if found is None:
+        columns, marks = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
+        sql = f"INSERT INTO {_RESPONSES.name} ({columns}) VALUES ({marks})"
+        found = _SQLITE_INSERTS[type(dialect)] = DriverStatement(sql, _RESPONSES, _COLUMNS, dialect)
+    return found
+
+
+_COUNTERS: Table = SurveyCounter.__table__  # type: ignore[assignment]
+_COUNTER_COLUMNS = upsert_columns(_COUNTERS)
+INSERT_AND_COUNT = f"""
+WITH stored AS ({insert_records(_RESPONSES, {column: column for column in _COLUMNS}, "responses")})
+{json_add_to_counters(_COUNTERS, "deltas")}
+"""
+"""PostgreSQL: a batch's new responses (StoredResponses, by field name) and its counter deltas (in key
+order, the order every writer of survey counters takes their locks in) as one statement, one round trip."""
+
+
+async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore]) -> list[Stored | ApiError]:
+    """Each submission's stored response, or its refusal; the caller commits."""
+    surveys = await _locked_surveys(session, {item.survey_id for item in items})
+    ids = sorted({item.submission.response_id for item in items if item.submission.response_id})
+    amended = await _locked_responses(session, ids)
+    capped = [s.id for s in surveys.values() if s.max_responses is not None and s.status == ACTIVE]
+    batch = _Batch(surveys, amended, await response_counts(session, capped, "completed"))
+    results = [batch.take(item) for item in items]
+    await batch.write(session)
+    return results
+
+
+async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+    """The surveys, locked so that a change or deletion waits for this batch: exclusive for those with
+    max_responses (their completed responses are counted), shared for the others (batches of other
+    processes go on beside this one)."""
+    if session.get_bind().dialect.name == "sqlite":
+        return await _locked_surveys_sqlite(session, ids)
+    found = {s.id: s for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(ids)})}
+    if missing := ids - found.keys():
+        # Not found, or its max_responses changed while this waited for its lock (the row then left
+        # the part that read it): asked again, it is where it belongs now.
+        found.update((s.id, s) for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(missing)}))
+    return found
+
+
+def _lock_surveys() -> Any:
+    """One statement: the surveys with max_responses locked for update, then the others for share,
+    each part in id order (the order every batch locks them in), each row as it is once locked."""
+    table = Survey.__table__
+    ids = table.c.id.in_(bindparam("ids", expanding=True))
+    capped = select(table).where(ids, table.c.max_responses.is_not(None)).order_by(table.c.id)
+    free = select(table).where(ids, table.c.max_responses.is_(None)).order_by(table.c.id)
+    parts = capped.with_for_update().cte("capped"), free.with_for_update(read=True).cte("free")
+    query = union_all(*(select(part) for part in parts))
+    return select(Survey).from_statement(query).execution_options(populate_existing=True)
+
+
+_LOCK_SURVEYS = _lock_surveys()
+
+
+async def _locked_surveys_sqlite(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+    """SQLite has one writer: the surveys with max_responses are written unchanged to take its lock
+    before they are counted; nothing can delete the others before this commits."""
+    found = {s.id: s for s in await session.scalars(select(Survey).where(Survey.id.in_(ids)))}
+    if capped := sorted(i for i, s in found.items() if s.max_responses is not None):
+        locked = await lock_rows(session, Survey, [Survey.id.in_(capped)], [Survey.id])
+        for survey in locked:
+            found[survey.id] = survey
+        for gone in set(capped) - {survey.id for survey in locked}:
+            del found[gone]
+    return found
+
+
+async def _locked_responses(session: AsyncSession, ids: list[UUID]) -> dict[UUID, SurveyResponse]:
+    if not ids:
+        return {}
+    rows = await lock_rows(session, SurveyResponse, [SurveyResponse.id.in_(ids)], [SurveyResponse.id])
+    return {row.id: row for row in rows}
+
+
+class _Rules(NamedTuple):
+    survey: Survey
+    project_id: UUID
+    verified_only: bool
+    languages: frozenset[str]
+    questions: list[Question]
+    by_id: dict[str, Question]
+    open_text: bool
+    """Whether any question takes text (whose answers are embedded)."""
+
+
+class _Batch:
+    """What the batch's accepted submissions change, gathered in order and written at once."""
+
+    def __init__(
+        self, surveys: dict[UUID, Survey], amended: dict[UUID, SurveyResponse], completed: dict[UUID, int]
+    ) -> None:
+        self.surveys = surveys
+        self.amended = amended
+        self.completed = completed
+        """Completed responses per survey with max_responses: counted, then this batch's added."""
+        self.now = utc_now()
+        self.new: list[StoredResponse] = []
+        self.counts: dict[UUID, Counter[KeyInSurvey]] = defaultdict(Counter)
+        """What the survey counters gain, per survey."""
+        self.texts: list[tuple[Stored, list[str]]] = []
+        self.events: dict[UUID, list[Event]] = defaultdict(list)
+        self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
+        self.rules: dict[UUID, _Rules] = {}
+
+    def take(self, item: ResponseToStore) -> Stored | ApiError:
+        try:
+            return self._take(item)
+        except (InvalidRequest, Forbidden, NotFound) as refusal:
+            return refusal
+
+    def _take(self, item: ResponseToStore) -> Stored:
+        rules, submission = self._rules_of(item.survey_id), item.submission
+        if rules is None or rules.project_id != item.project_id:
+            raise NotFound("survey_id: no survey with this id in this project")
+        survey = rules.survey
+        if (status := survey.status) != ACTIVE:
+            raise InvalidRequest("survey_id", f"this survey is {status}: it takes no responses")
+        if rules.verified_only and not submission.submitted_by_verified:
+            raise Forbidden("user_signature: this survey takes responses from verified users only")
+        if submission.language not in rules.languages:
+            raise InvalidRequest("language", f"is not one of the survey's languages {survey.languages}")
+        given: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for at, answer in enumerate(submission.answers):
+            question_id = answer.question_id
+            if question_id in seen:
+                raise InvalidRequest(f"answers[{at}].question_id", f"{question_id!r} is answered twice")
+            seen.add(question_id)
+            given.append(
+                checked_answer(f"answers[{at}]", rules.by_id.get(question_id), question_id, answer.value)
+            )
+        response: Stored | None = None
+        if submission.response_id is not None:
+            response = self.amended.get(submission.response_id)
+            if response is None or response.survey_id != item.survey_id:
+                raise InvalidRequest("response_id", "no response with this id to this survey")
+        before = None if response is None else Counted.of(response)
+        was_completed = response is not None and response.completed
+        answers = merged(response.answers, given) if response else given
+        completed = was_completed or submission.completed
+        if completed and (missing := missing_required(rules.questions, answers)) is not None:
+            raise InvalidRequest(
+                "answers", f"question {missing.id!r} is required before the response completes"
+            )
+        # Accepted: from here on nothing refuses it.
+        if response is None:
+            response = self._new(item, answers, completed)
+        else:
+            response.answers, response.completed = answers, completed
+            if response.submitted_by is None and submission.submitted_by is not None:
+                response.submitted_by = submission.submitted_by
+                response.submitted_by_verified = submission.submitted_by_verified
+        self.counts[item.survey_id].update(moved_in_survey(before, Counted.of(response)))
+        if rules.open_text:
+            self._queue_texts(response, before, given)
+        if completed and not was_completed and not response.spam:
+            self._completes(item, rules, response)
+        return response
+
+    def _rules_of(self, survey_id: UUID) -> _Rules | None:
+        """What a submit to the survey is checked against, read from it once per batch."""
+        rules = self.rules.get(survey_id)
+        if rules is None and (survey := self.surveys.get(survey_id)) is not None:
+            questions = questions_of(survey.questions)
+            rules = self.rules[survey_id] = _Rules(
+                survey,
+                survey.project_id,
+                bool(survey.audience.get("verified_only")),
+                frozenset(survey.languages),
+                questions,
+                {question.id: question for question in questions},
+                any(question.type == "open_text" for question in questions),
+            )
+        return rules
+
+    def _queue_texts(self, response: Stored, before: Counted | None, given: list[dict[str, Any]]) -> None:
+        """The open-text answers this submit gave or changed, to be embedded."""
+        earlier = {a["question_id"]: a["value"] for a in (before.answers if before else [])}
+        texts = [
+            a["question_id"]
+            for a in given
+            if a["type"] == "open_text" and earlier.get(a["question_id"]) != a["value"]
+        ]
+        if texts:
+            self.texts.append((response, texts))
+
+    def _new(self, item: ResponseToStore, answers: list[dict[str, Any]], completed: bool) -> StoredResponse:
+        submission = item.submission
+        response = StoredResponse(
+            id=uuid7(),
+            created_at=self.now,
+            updated_at=self.now,
+            survey_id=item.survey_id,
+            project_id=item.project_id,
+            answers=answers,
+            language=submission.language,
+            path=submission.path,
+            completed=completed,
+            day=self.now.date(),
+            submitted_by=submission.submitted_by,
+            submitted_by_verified=submission.submitted_by_verified,
+            spam=submission.spam,
+        )
+        self.new.append(response)
+        return response
+
+    def _completes(self, item: ResponseToStore, rules: _Rules, response: Stored) -> None:
+        """Announce it, and complete the survey when it reached max_responses completed responses."""
+        survey = rules.survey
+        if _announced(item):
+            body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
+            about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
+            self.events[item.org_id].append(survey_response_completed(item.project_id, about))
+            if item.webhooks is not None:
+                self.webhooks[item.org_id] = item.webhooks
+        if survey.max_responses is not None:
+            self.completed[survey.id] += 1
+            if self.completed[survey.id] >= survey.max_responses:
+                survey.status = SurveyStatus.COMPLETED.value
+
+    def _deltas(self) -> dict[CounterKey, int]:
+        return {(survey_id, *key): n for survey_id, moved in self.counts.items() for key, n in moved.items()}
+
+    async def write(self, session: AsyncSession) -> None:
+        await session.flush()  # the amended responses and the completed surveys
+        dialect = session.get_bind().dialect
+        if dialect.name == "sqlite":
+            if self.new:
+                insert_new = _sqlite_insert(dialect)
+                rows = [_values(response) for response in self.new]
+                await session.run_sync(lambda sync: insert_new.executemany(sync.connection(), rows))
+            await add_to_counters(session, SurveyCounter.__table__, self._deltas())  # type: ignore[arg-type]
+        elif self.new or self.counts:
+            deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self._deltas())]
+            documents = {"responses": _json(self.new), "deltas": _json(deltas)}
+            connection = await session.connection()
+            await connection.exec_driver_sql(INSERT_AND_COUNT, documents)
+        for response, texts in self.texts:
+            await queue_answer_vectors(session, response, texts)  # type: ignore[arg-type]
+        for org_id, events in self.events.items():
+            if org_id in self.webhooks:
+                remember_subscriptions(session, org_id, self.webhooks[org_id])
+            await record_events(session, org_id, events)
+
+
+def _announced(item: ResponseToStore) -> bool:
+    """Whether a completed response may be wanted by a webhook endpoint: not when the organization's
+    endpoints are known and none wants it (most submits, so their event is not even built)."""
+    return item.webhooks is None or any(
+        endpoint.wants(SURVEY_RESPONSE_COMPLETED, item.project_id) for endpoint in item.webhooks
+    )
+
+
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
