@@ -13,12 +13,23 @@ from app.conversations.service import Conversations
 from app.db.ids import parse_uuid
 from app.dependencies import provide
 from app.errors import error_responses
-from app.schemas.conversations import ConversationList, ConversationMessageBody, ConversationOut, MessageOut
+from app.schemas.conversations import (
+    MESSAGE_ID_LIMIT,
+    ConversationList,
+    ConversationMessageBody,
+    ConversationOut,
+    MessageOut,
+)
 from app.schemas.pagination import Pagination
 from tenants.scope import OrgScope
 
 After = Annotated[
-    int | None, Parameter(ge=0, description="Only the messages after this message id (a poll, a resume).")
+    int,
+    Parameter(
+        ge=0,
+        le=MESSAGE_ID_LIMIT,
+        description="Only the messages after this message id (a poll, a resume); 0: all of them.",
+    ),
 ]
 
 
@@ -48,7 +59,7 @@ class ConversationController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def read_conversation(
-        self, conversations: Conversations, conversation_id: str, after: After = None
+        self, conversations: Conversations, conversation_id: str, after: After = 0
     ) -> ConversationOut:
         """The conversation with its messages (only those after `after` when given); `unread` says how
         many of the person's messages were new to the team."""

@@ -21,12 +21,15 @@ from app.live.streams import conversation_channel, message_stream, resume_after
 from app.public.conversations import Sig, Token, User
 from app.public.conversations import _person as person_threads
 from app.public.paths import CONVERSATION_EVENTS
+from app.schemas.conversations import MESSAGE_ID_LIMIT
 from app.state import live_bus_of, open_streams_of
 
 LastEventId = Annotated[
     int | None,
     Parameter(
         ge=0,
+        le=MESSAGE_ID_LIMIT,
+        schema_extra={"minimum": 0, "maximum": MESSAGE_ID_LIMIT},  # kept in the document although optional
         description="Resume after this message id (the `Last-Event-ID` header wins when both are sent); "
         "without either, the stream starts after the conversation's latest message.",
     ),

@@ -26,6 +26,7 @@ from app.public.paths import CONVERSATION, CONVERSATION_MESSAGES, CONVERSATIONS
 from app.request_checks import strict_body
 from app.request_checks.call_budget import CallBudget
 from app.schemas.conversations import (
+    MESSAGE_ID_LIMIT,
     ConversationMessageBody,
     ConversationOut,
     MessageOut,
@@ -56,7 +57,12 @@ Lang = Annotated[
     Parameter(max_length=16, description="The widget's language (en, de, sv), for the person's mail."),
 ]
 After = Annotated[
-    int | None, Parameter(ge=0, description="Only the messages after this message id (a poll, a resume).")
+    int,
+    Parameter(
+        ge=0,
+        le=MESSAGE_ID_LIMIT,
+        description="Only the messages after this message id (a poll, a resume); 0: all of them.",
+    ),
 ]
 ERRORS = error_responses(400, 401, 403, 404, 429)
 
@@ -92,7 +98,7 @@ class PublicConversationController(Controller):
         user: User = None,
         sig: Sig = None,
         token: Token = None,
-        after: After = None,
+        after: After = 0,
     ) -> ConversationOut:
         """The conversation with its messages (only those after `after` when given), marked read for
         the person; `unread` says how many of the team's messages were new to them."""

@@ -9,6 +9,9 @@ from app.schemas.fields import FeedbackMessage
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
 
+MESSAGE_ID_LIMIT = 2**53
+"""The largest `after` taken: message ids stay far below it, and every JSON reader keeps it exactly."""
+
 
 class ConversationMessageBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """POST .../conversations/{conversation_id}/messages."""

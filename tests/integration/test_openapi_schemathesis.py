@@ -20,6 +20,10 @@ makes) rather than on the command line, where it would override the two exceptio
   marked archived, and feedback can be restored by a PATCH. After `purge=true` they answer 404, which
   the document also says; the check reads neither the links nor the query, so it would report the
   archive as a failure. It holds for every other operation (a deleted webhook is gone).
+- ensure_resource_availability (a row a create answered can be reached) is off for the operations whose
+  body names another row (REFERENCES_IN_BODY): merging an idea into one that does not exist is 404 naming
+  `into`, which the check, following a link from the create of the idea in the path, reads as the created
+  idea being lost.
 - positive_data_acceptance accepts a 400 to a request the schema allows for the operations with rules
   across values that no schema can state (RULES_ACROSS_VALUES).
 
@@ -76,6 +80,9 @@ type), an answer that does not fit its question or a survey that takes no answer
 120 months, a discount for an item that is not a cancellation from Stripe or Polar, an alert changed
 without a status (another project's alert is 404 before its body is judged)."""
 
+
+REFERENCES_IN_BODY = ("createMergeIdea", "createLinkFeedback")
+"""Operations answered 404 when a row their body names (`into`, `idea_id`) is not the project's."""
 
 _ISSUE_NUMBERS = count(1)
 
@@ -166,6 +173,7 @@ def _config(tenant: Tenant, known: dict[str, str], *, stateful: bool) -> str:
     rows = {name: value for name, value in known.items() if name not in ("project_id", "project_key")}
     across = ", ".join(f'"{operation}"' for operation in RULES_ACROSS_VALUES)
     archived = ", ".join(f'"{operation}"' for operation in sorted(set(chain(*ARCHIVE_LINKS.values()))))
+    referring = ", ".join(f'"{operation}"' for operation in REFERENCES_IN_BODY)
     reads = (
         "" if stateful else f'[[operations]]\ninclude-method = "GET"\nparameters = {{ {_toml(rows, ", ")} }}'
     )
@@ -185,6 +193,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", 400, 401, 403, 404]
 [[operations]]
 include-operation-id = [{archived}]
 checks.use_after_free.enabled = false
+
+[[operations]]
+include-operation-id = [{referring}]
+checks.ensure_resource_availability.enabled = false
 
 {reads}
 """
