@@ -49,8 +49,9 @@ def upgrade() -> None:
 
 
 def _upgrade() -> None:
-    with op.batch_alter_table("projects") as batch:
-        batch.add_column(sa.Column("portal", JsonB, nullable=True))
+    # A plain ADD COLUMN: on SQLite a batch would copy `projects` into a new table, and dropping the old
+    # one deletes every row that references a project (ON DELETE CASCADE with foreign keys on).
+    op.add_column("projects", sa.Column("portal", JsonB, nullable=True))
     op.create_table(
         "ideas",
         sa.Column("id", GUID(length=16), nullable=False),
