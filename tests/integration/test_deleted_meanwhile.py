@@ -23,7 +23,16 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.models import Alert, ContactMessage, FeedbackItem, Project, Survey, WebhookEndpoint
+from app.db.models import (
+    Alert,
+    ChangelogEntry,
+    ContactMessage,
+    FeedbackItem,
+    Idea,
+    Project,
+    Survey,
+    WebhookEndpoint,
+)
 from app.db.transactions import unit_of_work
 from app.services.contact_messages import ContactMessages
 from app.services.projects import Projects
@@ -53,7 +62,12 @@ class Race:
 
     def path(self, template: str, tenant: Tenant, ident: str) -> str:
         project_id = tenant.project_id if self.model is not Project else ident
-        ids = {name: ident for name in ("feedback_id", "webhook_id", "message_id", "survey_id", "alert_id")}
+        ids = {
+            name: ident
+            for name in (
+                *("feedback_id", "webhook_id", "message_id", "survey_id", "alert_id", "idea_id", "entry_id"),
+            )
+        }
         return template.format(project_id=project_id, **ids)
 
 
@@ -138,6 +152,34 @@ async def _delete_alert(client: Client, tenant: Tenant, session_maker: Maker, id
     return 204
 
 
+async def _new_idea(client: Client, tenant: Tenant, session_maker: Maker, n: int) -> str:
+    created = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/ideas", json={"title": f"Raced {n}"}, headers=tenant.headers
+    )
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+async def _delete_idea(client: Client, tenant: Tenant, session_maker: Maker, ident: str) -> int:
+    url = f"/api/v1/projects/{tenant.project_id}/ideas/{ident}"
+    return (await client.delete(url, headers=tenant.headers)).status_code
+
+
+async def _new_entry(client: Client, tenant: Tenant, session_maker: Maker, n: int) -> str:
+    created = await client.post(
+        f"/api/v1/projects/{tenant.project_id}/changelog",
+        json={"title": f"Raced {n}"},
+        headers=tenant.headers,
+    )
+    assert created.status_code == 201, created.text
+    return str(created.json()["id"])
+
+
+async def _delete_entry(client: Client, tenant: Tenant, session_maker: Maker, ident: str) -> int:
+    url = f"/api/v1/projects/{tenant.project_id}/changelog/{ident}"
+    return (await client.delete(url, headers=tenant.headers)).status_code
+
+
 RACES = {
     "/api/v1/projects/{project_id}": Race(Project, {"name": "Renamed"}, _new_project, _delete_project),
     "/api/v1/projects/{project_id}/feedback/{feedback_id}": Race(
@@ -154,6 +196,12 @@ RACES = {
     ),
     "/api/v1/projects/{project_id}/alerts/{alert_id}": Race(
         Alert, {"status": "acknowledged"}, _new_alert, _delete_alert
+    ),
+    "/api/v1/projects/{project_id}/ideas/{idea_id}": Race(
+        Idea, {"status": "planned", "response": "Soon", "tags": ["raced"]}, _new_idea, _delete_idea
+    ),
+    "/api/v1/projects/{project_id}/changelog/{entry_id}": Race(
+        ChangelogEntry, {"title": "Renamed", "body": "Changed"}, _new_entry, _delete_entry
     ),
 }
 
