@@ -22,7 +22,6 @@ from app.main import create_app
 from tests import databases
 from tests.console_helpers import Console, add_user, use_memory_stores
 from tests.factories import Tenant, make_tenant
-from tests.mail_server import Inbox, smtp_server
 from tests.services import require_postgres
 
 DB_CONFIG_REGISTRIES = (
@@ -70,13 +69,6 @@ def sqlite_urls(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory)
     """The worker's SQLite database, last in the list: a new one is added when a test left the last one
     locked (a connection it never closed), so that one test's leak does not fail the next."""
     return [databases.sqlite_worker(sqlite_template, tmp_path_factory.mktemp("sqlite"))]
-
-
-@pytest.fixture(scope="session")
-def served_inbox() -> Iterator[Inbox]:
-    """The worker's mail server, for the `inbox` fixture of tests/mail_server.py."""
-    with smtp_server() as inbox:
-        yield inbox
 
 
 @pytest.fixture(scope="session")

@@ -54,12 +54,6 @@ class Inbox:
             self._arrived.notify_all()
         return "250 OK"
 
-    def forget(self) -> None:
-        """Nothing accepted, no login seen: as new, at the same port."""
-        with self._arrived:
-            for kept in (self.messages, self.recipients, self.raw, self.logins):
-                kept.clear()
-
     def wait(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
         """The first `count` messages once they have arrived (for tests without an event loop)."""
         with self._arrived:
@@ -193,13 +187,10 @@ def link_in(message: EmailMessage, path: str) -> str:
 
 
 @pytest.fixture(name="inbox")
-def inbox_fixture(served_inbox: Inbox) -> Inbox:
-    """The worker's mail server, its inbox empty; import this and `mailing_settings` into a module whose
-    app sends mail. One server per worker (`served_inbox`, tests/conftest.py) rather than one per test:
-    the settings name its port, and settings that differ per test would build the application anew for
-    each (about half a CPU second)."""
-    served_inbox.forget()
-    return served_inbox
+def inbox_fixture() -> Iterator[Inbox]:
+    """A mail server for one test; import this and `mailing_settings` into a module whose app sends mail."""
+    with smtp_server() as inbox:
+        yield inbox
 
 
 @pytest.fixture(name="settings")
