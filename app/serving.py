@@ -6,12 +6,18 @@ A plain ASGI wrapper, kept cheap because it runs on the public submit path: per 
 clock reads, one dict lookup of the request's series (by method, route template and status) and three
 increments in it. Access lines of the public submissions, widget files, preflights and probes are
 written at DEBUG only (they are most of the traffic); every other request gets an INFO line.
+
+A long answer may go on here, outside the application: a live stream starts its answer through the
+application (its checks run under the deadline, the middleware adds its headers) and then hands itself
+over in the scope (CONTINUED), so that what it holds for its hours open is this wrapper's frame and
+itself, not the framework's request, middleware frames and the deadline's task.
 """
 
 from __future__ import annotations
 
 import logging
 from bisect import bisect_left
+from collections.abc import Awaitable, Callable
 from time import perf_counter
 from typing import Any
 
@@ -35,6 +41,11 @@ request would cost the public submit path (feedback and contact submissions are 
 Survey responses (SURVEY_RESPONSES, below) are stored in batches with a deadline too."""
 SURVEY_RESPONSES = ("/api/v1/surveys/", "/responses/submit")
 """The start and end of the survey response submit path (the survey's id between them)."""
+CONTINUED = "hearken_continued"
+"""ASGI scope key, None while offered: an answer that started through the application and goes on
+outside it sets it to a callable of (receive, send), run once the application has returned."""
+
+Continuation = Callable[[Receive, Send], Awaitable[None]]
 
 
 def serving(app: ASGIApp) -> ASGIApp:
@@ -57,6 +68,7 @@ def serving(app: ASGIApp) -> ASGIApp:
             await send(message)
 
         started = perf_counter()
+        scope[CONTINUED] = None  # type: ignore[typeddict-unknown-key]
         try:
             path = scope["path"]
             if path in WITHOUT_DEADLINE or (
@@ -65,6 +77,9 @@ def serving(app: ASGIApp) -> ASGIApp:
                 await app(scope, receive, send_with_id)
             else:
                 await within_deadline(app, scope, receive, send_with_id)
+            continuation: Continuation | None = scope.pop(CONTINUED, None)  # type: ignore[typeddict-item]
+            if continuation is not None:
+                await continuation(receive, send)
         finally:
             elapsed = perf_counter() - started
             key = (scope["method"], scope.get("path_template", UNMATCHED), status)  # type: ignore[typeddict-item]

@@ -31,6 +31,7 @@ from litestar.types import Receive, Scope, Send
 from app.errors import ApiError, InvalidRequest, TooManyStreams
 from app.live.bus import LiveBus
 from app.live.fanout import DROPPED
+from app.serving import CONTINUED
 
 MAX_STREAM_SECONDS = 1800.0
 RETRY_MILLISECONDS = 1500
@@ -111,10 +112,12 @@ class LiveEvents(ServerSentEvent):
 
 
 class EventStream:
-    """The ASGI answer of one stream, kept small because a process holds thousands: one coroutine sends
-    the head and then the events, waiting on its subscription alone; the client's leaving (an ASGI
-    `http.disconnect`) is watched by one small task that hangs the subscription up. No timers of its own:
-    the fanout's ticker wakes it for heartbeats, polls and its age."""
+    """The ASGI answer of one stream, kept small because a process holds thousands: it starts the answer
+    through the application and, where the serving wrapper offers it, follows outside it (what the
+    request needed is then let go); one coroutine sends the events, waiting on its subscription alone;
+    the client's leaving (an ASGI `http.disconnect`) is watched by one small task that hangs the
+    subscription up. No timers of its own: the fanout's ticker wakes it for heartbeats, polls and its
+    age."""
 
     __slots__ = ("after", "bus", "channel", "head", "read_after", "release")
 
@@ -132,8 +135,23 @@ class EventStream:
         self.release()  # dropped unstarted (released already if it ran)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        start = {"type": "http.response.start", "status": 200, "headers": list(self.head)}
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": list(self.head)})
+            await send(start)  # type: ignore[arg-type]
+            if start["status"] != 200:  # the request's commit failed: the answer became a 503
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+        except BaseException:
+            self.release()
+            raise
+        if CONTINUED in scope:  # the rest outside the application (see app/serving.py)
+            scope[CONTINUED] = self.follow  # type: ignore[literal-required]
+            return
+        await self.follow(receive, send)
+
+    async def follow(self, receive: Receive, send: Send) -> None:
+        """The body: `retry`, then the events until the stream ends or the client leaves."""
+        try:
             await send({"type": "http.response.body", "body": RETRY, "more_body": True})
             await self._follow(receive, send)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
