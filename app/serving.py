@@ -79,6 +79,9 @@ def serving(app: ASGIApp) -> ASGIApp:
                 await within_deadline(app, scope, receive, send_with_id)
             continuation: Continuation | None = scope.pop(CONTINUED, None)  # type: ignore[typeddict-item]
             if continuation is not None:
+                # The framework's per-request state (parsed headers, connection caches, the request's
+                # session, closed by now) is not needed for the body: let it go for the stream's hours.
+                scope["state"] = {}  # type: ignore[typeddict-unknown-key]
                 await continuation(receive, send)
         finally:
             elapsed = perf_counter() - started
