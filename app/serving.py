@@ -9,20 +9,20 @@ written at DEBUG only (they are most of the traffic); every other request gets a
 
 A long answer may go on here, outside the application: a live stream starts its answer through the
 application (its checks run under the deadline, the middleware adds its headers) and then hands itself
-over in the scope (CONTINUED), so that what it holds for its hours open is this wrapper's frame and
-itself, not the framework's request, middleware frames and the deadline's task.
+over in the scope (`app/operations/continued.py`), so that what it holds for its hours open is this
+wrapper's frame and itself, not the framework's request, middleware frames and the deadline's task.
 """
 
 from __future__ import annotations
 
 import logging
 from bisect import bisect_left
-from collections.abc import Awaitable, Callable
 from time import perf_counter
 from typing import Any
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.operations.continued import CONTINUED, Continuation
 from app.operations.deadline import within_deadline
 from app.operations.metrics import LATENCY_BUCKETS, REQUEST_STATS, SUBMISSION_ENDPOINTS, RequestSeries
 from app.operations.request_ids import REQUEST_ID, request_id_of
@@ -41,11 +41,6 @@ request would cost the public submit path (feedback and contact submissions are 
 Survey responses (SURVEY_RESPONSES, below) are stored in batches with a deadline too."""
 SURVEY_RESPONSES = ("/api/v1/surveys/", "/responses/submit")
 """The start and end of the survey response submit path (the survey's id between them)."""
-CONTINUED = "hearken_continued"
-"""ASGI scope key, None while offered: an answer that started through the application and goes on
-outside it sets it to a callable of (receive, send), run once the application has returned."""
-
-Continuation = Callable[[Receive, Send], Awaitable[None]]
 
 
 def serving(app: ASGIApp) -> ASGIApp:

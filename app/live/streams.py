@@ -31,7 +31,7 @@ from litestar.types import Receive, Scope, Send
 from app.errors import ApiError, InvalidRequest, TooManyStreams
 from app.live.bus import LiveBus
 from app.live.fanout import DROPPED
-from app.serving import CONTINUED
+from app.operations.continued import CONTINUED
 
 MAX_STREAM_SECONDS = 1800.0
 RETRY_MILLISECONDS = 1500
@@ -144,7 +144,7 @@ class EventStream:
         except BaseException:
             self.release()
             raise
-        if CONTINUED in scope:  # the rest outside the application (see app/serving.py)
+        if CONTINUED in scope:  # the rest outside the application (app/operations/continued.py)
             scope[CONTINUED] = self.follow  # type: ignore[literal-required]
             return
         await self.follow(receive, send)
