@@ -139,6 +139,7 @@ class EventStream:
         try:
             await send(start)  # type: ignore[arg-type]
             if start["status"] != 200:  # the request's commit failed: the answer became a 503
+                self.release()
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
         except BaseException:
