@@ -6,6 +6,11 @@ A plain ASGI wrapper, kept cheap because it runs on the public submit path: per 
 clock reads, one dict lookup of the request's series (by method, route template and status) and three
 increments in it. Access lines of the public submissions, widget files, preflights and probes are
 written at DEBUG only (they are most of the traffic); every other request gets an INFO line.
+
+A long answer may go on here, outside the application: a live stream starts its answer through the
+application (its checks run under the deadline, the middleware adds its headers) and then hands itself
+over in the scope (`app/operations/continued.py`), so that what it holds for its hours open is this
+wrapper's frame and itself, not the framework's request, middleware frames and the deadline's task.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.operations.continued import CONTINUED, Continuation
 from app.operations.deadline import within_deadline
 from app.operations.metrics import LATENCY_BUCKETS, REQUEST_STATS, SUBMISSION_ENDPOINTS, RequestSeries
 from app.operations.request_ids import REQUEST_ID, request_id_of
@@ -57,6 +63,7 @@ def serving(app: ASGIApp) -> ASGIApp:
             await send(message)
 
         started = perf_counter()
+        scope[CONTINUED] = None  # type: ignore[typeddict-unknown-key]
         try:
             path = scope["path"]
             if path in WITHOUT_DEADLINE or (
@@ -65,6 +72,12 @@ def serving(app: ASGIApp) -> ASGIApp:
                 await app(scope, receive, send_with_id)
             else:
                 await within_deadline(app, scope, receive, send_with_id)
+            continuation: Continuation | None = scope.pop(CONTINUED, None)  # type: ignore[typeddict-item]
+            if continuation is not None:
+                # The framework's per-request state (parsed headers, connection caches, the request's
+                # session, closed by now) is not needed for the body: let it go for the stream's hours.
+                scope["state"] = {}  # type: ignore[typeddict-unknown-key]
+                await continuation(receive, send)
         finally:
             elapsed = perf_counter() - started
             key = (scope["method"], scope.get("path_template", UNMATCHED), status)  # type: ignore[typeddict-item]

@@ -42,11 +42,19 @@ class LiveBus:
 
     def __init__(self) -> None:
         self.fanout = Fanout()
-        self.connected = True
         self._lost = False
         """The connection failed and has not come back since (its loss was logged)."""
         self.token = secrets.token_hex(6)
         """This process's mark on what it sends, to know its own notifications when they come back."""
+
+    @property
+    def connected(self) -> bool:
+        """The other processes are reached (streams wait for notifications rather than poll)."""
+        return not self.fanout.polling
+
+    @connected.setter
+    def connected(self, value: bool) -> None:
+        self.fanout.polling = not value
 
     async def start(self) -> None:
         """Nothing to connect to in one process."""

@@ -6,6 +6,11 @@ reads slower than messages come) is dropped, its stream ends and its client reco
 other subscribers go on. What a subscriber gets is small (a message id) or RESYNC: "you may have missed
 something, read from the database". Streams read the messages themselves from the database after the
 last id they sent, so a duplicate, a lost notification or a RESYNC never loses or repeats a message.
+
+Streams wait without timers of their own: while a process has subscribers, one ticker wakes them all
+every HEARTBEAT_SECONDS (each then sends its heartbeat and checks its age), or every POLL_SECONDS while
+the bus cannot reach the other processes (each then reads the database). A subscriber woken by a tick
+gets None, as on a timeout.
 """
 
 from __future__ import annotations
@@ -13,11 +18,18 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 QUEUE_SIZE = 32
 """Notifications one subscriber may have waiting before it is dropped."""
+HEARTBEAT_SECONDS = 15.0
+"""Between ticks while the bus reaches the other processes."""
+POLL_SECONDS = 2.0
+"""Between ticks while it does not (streams read the database on each: messages arrive within about
+this)."""
 
 logger = logging.getLogger("hearken.live")
 
@@ -53,20 +65,24 @@ class Subscription:
         if len(self.items) >= self.size:
             return False
         self.items.append(item)
-        self._wake()
+        self.wake()
         return True
 
     def drop(self) -> None:
         self.dropped = True
         self.items = [DROPPED]
-        self._wake()
+        self.wake()
 
-    def _wake(self) -> None:
+    def hang_up(self, _watcher: Any = None) -> None:
+        """The client went away: as if dropped (a done callback of whatever watched for it)."""
+        self.drop()
+
+    def wake(self) -> None:
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
     async def get(self, timeout: float | None = None) -> str | Signal | None:
-        """The next notification; None when `timeout` seconds passed without one."""
+        """The next notification; None when `timeout` seconds passed without one, or on a tick."""
         if not self.items:
             loop = asyncio.get_running_loop()
             self.waiter = waiter = loop.create_future()
@@ -102,6 +118,9 @@ class Fanout:
     def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self.queue_size = queue_size
         self.channels: dict[str, set[Subscription]] = {}
+        self.polling = False
+        """Tick every POLL_SECONDS rather than every HEARTBEAT_SECONDS (the bus is down)."""
+        self._ticker: asyncio.Task[None] | None = None
 
     @property
     def subscribers(self) -> int:
@@ -111,6 +130,7 @@ class Fanout:
     async def subscription(self, channel: str) -> AsyncIterator[Subscription]:
         subscription = Subscription(channel, self.queue_size)
         self.channels.setdefault(channel, set()).add(subscription)
+        self._keep_ticking()
         try:
             yield subscription
         finally:
@@ -125,6 +145,28 @@ class Fanout:
         for subscribers in tuple(self.channels.values()):
             for subscription in tuple(subscribers):
                 self._offer(subscription, signal)
+
+    def tick(self) -> None:
+        """Wake every subscriber that waits, with None."""
+        for subscribers in tuple(self.channels.values()):
+            for subscription in subscribers:
+                subscription.wake()
+
+    def _keep_ticking(self) -> None:
+        ticker = self._ticker
+        loop = asyncio.get_running_loop()
+        if ticker is None or ticker.done() or ticker.get_loop() is not loop:
+            self._ticker = loop.create_task(self._tick_while_subscribed(), name="live streams' ticker")
+
+    async def _tick_while_subscribed(self) -> None:
+        """Looks every POLL_SECONDS, ticks when due; ends when the last subscriber has gone."""
+        ticked = time.monotonic()
+        while self.channels:
+            await asyncio.sleep(POLL_SECONDS)
+            now = time.monotonic()
+            if self.polling or now - ticked >= HEARTBEAT_SECONDS - POLL_SECONDS / 2:
+                ticked = now
+                self.tick()
 
     def end_all(self) -> None:
         """Every subscriber's stream ends (the process is stopping; clients reconnect elsewhere)."""

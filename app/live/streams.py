@@ -5,7 +5,8 @@ with `Last-Event-ID` (the header, or `last_event_id` in the query where a header
 everything after it, read from the database. The bus only says "something new in this channel": every
 wake-up reads the messages after the last id sent, so duplicates and missed notifications cost a query,
 never a message. While the bus cannot reach the other processes, the stream reads the database every
-POLL_SECONDS instead of waiting for notifications.
+POLL_SECONDS instead of waiting for notifications (both from `fanout.py`: one ticker per process wakes
+the streams, none has a timer of its own).
 
 A comment goes out every HEARTBEAT_SECONDS: proxies and load balancers see traffic (HAProxy's server
 timeout is longer), and a client whose connection is gone is noticed. A stream ends after
@@ -18,25 +19,32 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-import weakref
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from litestar.response import ServerSentEvent
-from litestar.response.sse import ServerSentEventMessage
+from litestar.types import Receive, Scope, Send
 
 from app.errors import ApiError, InvalidRequest, TooManyStreams
 from app.live.bus import LiveBus
 from app.live.fanout import DROPPED
+from app.operations.continued import CONTINUED
 
-HEARTBEAT_SECONDS = 15.0
-POLL_SECONDS = 2.0
-"""Between database reads while the bus is down (messages still arrive within about this)."""
 MAX_STREAM_SECONDS = 1800.0
 RETRY_MILLISECONDS = 1500
 """What clients are told to wait before reconnecting after a stream ended."""
+HEAD = (
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"connection", b"keep-alive"),
+    (b"x-accel-buffering", b"no"),
+)
+RETRY = f"retry: {RETRY_MILLISECONDS}\r\n".encode()
+HEARTBEAT = b": \r\n\r\n"
+"""An empty comment: ignored by EventSource, seen by proxies."""
 
 
 @dataclass(frozen=True)
@@ -70,51 +78,133 @@ def resume_after(header: str | None, query: int | None) -> int | None:
 
 def message_stream(
     bus: LiveBus, channel: str, after: int, read_after: ReadAfter, release: Callable[[], None]
-) -> ServerSentEvent:
+) -> LiveEvents:
     """The response: `retry` first, then the messages after `after`, live ones as they come. `release`
     (from `OpenStreams.admit`) is called when the stream ends, or when it is dropped unstarted."""
-    events = _events(bus, channel, after, read_after, release)
-    weakref.finalize(events, release)
-    return ServerSentEvent(events, retry_duration=RETRY_MILLISECONDS)
+    return LiveEvents(EventStream(bus, channel, after, read_after, release))
 
 
-async def _events(
-    bus: LiveBus, channel: str, after: int, read_after: ReadAfter, release: Callable[[], None]
-) -> AsyncIterator[ServerSentEventMessage]:
-    try:
+class LiveEvents(ServerSentEvent):
+    """What a route returns: Litestar's Server-Sent Events response as far as the route and the OpenAPI
+    document see, answered by an `EventStream`."""
+
+    def __init__(self, stream: EventStream) -> None:
+        super().__init__((), retry_duration=RETRY_MILLISECONDS)
+        self.stream = stream
+
+    def to_asgi_response(  # type: ignore[override]
+        self,
+        app: Any,
+        request: Any,
+        *,
+        headers: dict[str, str] | None = None,
+        cookies: Iterable[Any] | None = None,
+        **_: Any,
+    ) -> EventStream:
+        extra = [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in (headers or {}).items()
+        ]
+        extra += [cookie.to_encoded_header() for cookie in (*self.cookies, *(cookies or ()))]
+        if extra:
+            self.stream.head = HEAD + tuple(extra)
+        return self.stream
+
+
+class EventStream:
+    """The ASGI answer of one stream, kept small because a process holds thousands: it starts the answer
+    through the application and, where the serving wrapper offers it, follows outside it (what the
+    request needed is then let go); one coroutine sends the events, waiting on its subscription alone;
+    the client's leaving (an ASGI `http.disconnect`) is watched by one small task that hangs the
+    subscription up. No timers of its own: the fanout's ticker wakes it for heartbeats, polls and its
+    age."""
+
+    __slots__ = ("after", "bus", "channel", "head", "read_after", "release")
+
+    def __init__(
+        self, bus: LiveBus, channel: str, after: int, read_after: ReadAfter, release: Callable[[], None]
+    ) -> None:
+        self.bus = bus
+        self.channel = channel
+        self.after = after
+        self.read_after = read_after
+        self.release = release
+        self.head: tuple[tuple[bytes, bytes], ...] = HEAD
+
+    def __del__(self) -> None:
+        self.release()  # dropped unstarted (released already if it ran)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        start = {"type": "http.response.start", "status": 200, "headers": list(self.head)}
+        try:
+            await send(start)  # type: ignore[arg-type]
+            if start["status"] != 200:  # the request's commit failed: the answer became a 503
+                self.release()
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+        except BaseException:
+            self.release()
+            raise
+        if CONTINUED in scope:  # the rest outside the application (app/operations/continued.py)
+            scope[CONTINUED] = self.follow  # type: ignore[literal-required]
+            return
+        await self.follow(receive, send)
+
+    async def follow(self, receive: Receive, send: Send) -> None:
+        """The body: `retry`, then the events until the stream ends or the client leaves."""
+        try:
+            await send({"type": "http.response.body", "body": RETRY, "more_body": True})
+            await self._follow(receive, send)
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            self.release()
+
+    async def _follow(self, receive: Receive, send: Send) -> None:
         ends_at = time.monotonic() + MAX_STREAM_SECONDS * random.uniform(0.9, 1.0)
-        async with bus.subscribe(channel) as subscription:
+        bus = self.bus
+        async with bus.subscribe(self.channel) as subscription:
             # Subscribed before the first read: a message stored in between is read now or announced.
-            last = after
-            for message in await _read(read_after, last):
-                last = message.id
-                yield _event(message)
-            while time.monotonic() < ends_at:
-                wait = HEARTBEAT_SECONDS if bus.connected else POLL_SECONDS
-                item = await subscription.get(min(wait, max(ends_at - time.monotonic(), 0.0)))
-                if item is DROPPED:
-                    return
-                if item is None and bus.connected:
-                    yield ServerSentEventMessage(data=None, comment="")
-                    continue
-                # A notification, RESYNC, or a poll while the bus is down: read what is new.
-                for message in await _read(read_after, last):
-                    last = message.id
-                    yield _event(message)
-    except ApiError:
-        return  # the conversation is gone or no longer this reader's: the client's reconnect is refused
-    finally:
-        release()
+            watcher = asyncio.ensure_future(_until_disconnect(receive))
+            watcher.add_done_callback(subscription.hang_up)
+            try:
+                last = await self._send_after(self.after, send)
+                while True:
+                    item = await subscription.get()
+                    if item is DROPPED or time.monotonic() >= ends_at:
+                        return
+                    if item is None and bus.connected:
+                        await send({"type": "http.response.body", "body": HEARTBEAT, "more_body": True})
+                        continue
+                    # A notification, RESYNC, or a tick while the bus is down: read what is new.
+                    last = await self._send_after(last, send)
+            except ApiError:
+                return  # the conversation is gone or no longer this reader's: the reconnect is refused
+            finally:
+                watcher.remove_done_callback(subscription.hang_up)
+                watcher.cancel()
+
+    async def _send_after(self, after: int, send: Send) -> int:
+        """Send the messages after `after` in one piece; the id of the last one sent."""
+        messages = await _read(self.read_after, after)
+        if messages:
+            body = "".join(f"id: {m.id}\r\nevent: message\r\ndata: {m.body}\r\n\r\n" for m in messages)
+            await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
+            after = messages[-1].id
+        return after
+
+
+async def _until_disconnect(receive: Receive) -> None:
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # a receive that fails: the client is as good as gone
+        return
 
 
 async def _read(read_after: ReadAfter, after: int) -> Sequence[LiveMessage]:
     """Shielded: a client that leaves during a read cancels the stream, not the read, whose session then
     returns its connection to the pool instead of leaving it to the garbage collector."""
     return await asyncio.shield(read_after(after))
-
-
-def _event(message: LiveMessage) -> ServerSentEventMessage:
-    return ServerSentEventMessage(data=message.body, event="message", id=message.id)
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,17 @@ like the conversation API (another person's conversation 404) and beyond the ope
 
 from __future__ import annotations
 
+import asyncio
 import json
 from urllib.parse import urlencode
 
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from app.db.identity_secret import user_signature
 from app.db.models import User
+from app.live import fanout
 from app.live.streams import OpenStreams
 from tests.console_helpers import Console
 from tests.factories import DEFAULT_ORIGINS, Tenant
@@ -103,3 +106,21 @@ async def test_streams_are_refused_like_the_conversation_api_and_beyond_their_li
     for release in held:
         release()
     assert streams.total == 0
+
+
+async def test_heartbeats_go_out_on_the_shared_tick_and_a_client_that_leaves_frees_its_place(
+    app: Litestar, client: AsyncTestClient[Litestar], tenant: Tenant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout, "POLL_SECONDS", 0.02)
+    monkeypatch.setattr(fanout, "HEARTBEAT_SECONDS", 0.05)
+    cid, identity = await identified_conversation(client, tenant, "ada")
+    streams: OpenStreams = app.state.open_streams
+    async with sse(app, f"/api/v1/conversations/{cid}/events?{identity}", ORIGIN) as person:
+        assert person.headers["cache-control"] == "no-cache" and "x-request-id" in person.headers
+        assert streams.total == 1
+        async with asyncio.timeout(5):
+            while person.comments < 2:
+                await asyncio.sleep(0.01)
+        assert person.body.startswith(b"retry: 1500\r\n")
+    assert streams.total == 0 and app.state.live_bus.fanout.subscribers == 0
+    assert person.ended.is_set()
