@@ -95,7 +95,7 @@ export default {
       cleared: () => (files.length = 0, list.replaceChildren()),
       encode: (body) => files.length && multipart({ project_key: data.projectKey, ...body }, files),
       body([type, message, email]) {
-        return { type, message, notify_email: email || undefined, ...w.context() };
+        return { type, message, notify_email: email || undefined, ...w.signed() };
       },
       top: messages,
     });
@@ -106,7 +106,7 @@ export default {
       const set = api.setUser;
       api.setUser = (...user) => ((user = set(...user)), identify(), user);
     });
-    api.setUserToken = (token) => identify((w.token = token));
+    api.setUserToken = (token) => identify((w.token = token || undefined));
     return api;
   },
 };
