@@ -54,3 +54,41 @@ async def test_submits_carrying_a_token_open_the_persons_conversations(
     mismatch = {**feedback, "submitted_by": "user_bob"}
     refused = await client.post("/api/v1/feedback/submit", json=mismatch, headers=ORIGIN)
     assert refused.status_code == 400 and refused.json()["details"].startswith("submitted_by")
+
+
+async def test_the_team_inbox_lists_conversations_newest_first_and_filters_the_unread(
+    client: AsyncTestClient, console: Console, tenant: Tenant, owner: User
+) -> None:
+    ada = Person(tenant, await identity_secret(client, tenant), "user_ada")
+    await signed_feedback(client, ada, "Export drops a row")
+    await signed_contact(client, ada, "Where is my <b>invoice</b>?", "ada@visitor.example")
+    contact, feedback = await mine(client, ada)
+    sent = await client.post(
+        f"/api/v1/conversations/{feedback['id']}/messages",
+        params=ada.query(),
+        json={"message": "Still broken in 3.1"},
+        headers=ORIGIN,
+    )
+    assert sent.status_code == 201, sent.text
+
+    unread = await client.get(team_url(tenant), params={"unread": "true"}, headers=tenant.read_headers)
+    assert unread.status_code == 200, unread.text
+    assert [t["id"] for t in unread.json()["conversations"]] == [feedback["id"]]
+    assert unread.json()["pagination"]["total"] == 1
+    everything = await client.get(team_url(tenant), headers=tenant.read_headers)
+    assert [t["id"] for t in everything.json()["conversations"]] == [feedback["id"], contact["id"]]
+
+    await console.login(owner.email)
+    project = await console.get(f"/projects/{tenant.project_id}/feedback")
+    assert f'href="/projects/{tenant.project_id}/conversations"' in project.text
+    page = await console.get(f"/projects/{tenant.project_id}/conversations")
+    assert page.status_code == 200, page.text
+    assert page.text.index("Still broken in 3.1") < page.text.index("Where is my &lt;b&gt;invoice")
+    assert page.text.count("1 unread") == 1
+    assert f"/projects/{tenant.project_id}/conversations/{feedback['id']}" in page.text
+    assert f"/projects/{tenant.project_id}/contact/{contact['subject']['id']}#conversation" in page.text
+    only_unread = await console.get(f"/projects/{tenant.project_id}/conversations?unread=true")
+    assert "Still broken in 3.1" in only_unread.text and "invoice" not in only_unread.text
+    await console.get(f"/projects/{tenant.project_id}/conversations/{feedback['id']}")
+    read = await console.get(f"/projects/{tenant.project_id}/conversations?unread=true")
+    assert "Still broken" not in read.text and "Nothing unread" in read.text
