@@ -137,6 +137,22 @@ class Conversations(_Threads):
             raise NotFound("conversation_id: no conversation with this id in this project")
         return row
 
+    async def send(self, conversation: Conversation, text: str, author: str | None) -> MessageOut:
+        """The team's answer; in a contact message's conversation it marks the message Answered, as a
+        reply by mail does."""
+        out = await super().send(conversation, text, author)
+        if conversation.contact_message_id is not None:
+            await self.session.execute(
+                update(ContactMessage)
+                .where(
+                    ContactMessage.id == conversation.contact_message_id,
+                    ContactMessage.project_id == self.project.id,
+                )
+                .values(status=ContactStatus.ANSWERED.value)
+                .execution_options(synchronize_session=False)
+            )
+        return out
+
     async def of_subject(self, kind: SubjectKind, subject_id: UUID) -> Conversation | None:
         """The conversation about a feedback item or contact message of this project, if it has one."""
         column = Conversation.feedback_id if kind is SubjectKind.FEEDBACK else Conversation.contact_message_id
@@ -145,15 +161,27 @@ class Conversations(_Threads):
         )
 
 
+_NOT_SPAM = and_(
+    ~select(FeedbackItem.id)
+    .where(FeedbackItem.id == Conversation.feedback_id, FeedbackItem.spam.is_(True))
+    .exists(),
+    ~select(ContactMessage.id)
+    .where(ContactMessage.id == Conversation.contact_message_id, ContactMessage.spam.is_(True))
+    .exists(),
+)
+"""A conversation whose feedback item or contact message the team has marked spam is gone for the person."""
+
+
 class PersonConversations(_Threads):
-    """An identified person's side: their own conversations in the project, and nobody else's."""
+    """An identified person's side: their own conversations in the project, and nobody else's, without
+    those whose subject is marked spam."""
 
     reader = Sender.PERSON
 
     async def list(self, person: IdentifiedPerson) -> list[ConversationOut]:
         rows = await self.session.scalars(
             select(Conversation)
-            .where(Conversation.project_id == self.project.id, Conversation.person == person.id)
+            .where(Conversation.project_id == self.project.id, Conversation.person == person.id, _NOT_SPAM)
             .order_by(Conversation.last_message_at.desc(), Conversation.id.desc())
             .limit(100)
         )
@@ -166,6 +194,7 @@ class PersonConversations(_Threads):
                 Conversation.id == conversation_id,
                 Conversation.project_id == self.project.id,
                 Conversation.person == person.id,
+                _NOT_SPAM,
             )
         )
         if row is None:

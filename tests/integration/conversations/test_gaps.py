@@ -92,3 +92,29 @@ async def test_the_team_inbox_lists_conversations_newest_first_and_filters_the_u
     await console.get(f"/projects/{tenant.project_id}/conversations/{feedback['id']}")
     read = await console.get(f"/projects/{tenant.project_id}/conversations?unread=true")
     assert "Still broken" not in read.text and "Nothing unread" in read.text
+
+
+async def test_the_teams_message_answers_a_contact_message_and_spam_leaves_the_persons_list(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    ada = Person(tenant, await identity_secret(client, tenant), "user_ada")
+    await signed_contact(client, ada, "Where is my invoice?", "ada@visitor.example")
+    await signed_feedback(client, ada, "Buy cheap pills")
+    feedback, contact = await mine(client, ada)
+    message_url = f"/api/v1/projects/{tenant.project_id}/contact-messages/{contact['subject']['id']}"
+    answered = await client.post(
+        team_url(tenant, contact["id"]) + "/messages", json={"message": "Attached."}, headers=tenant.headers
+    )
+    assert answered.status_code == 201, answered.text
+    read = await client.get(message_url, headers=tenant.headers)
+    assert read.status_code == 200 and read.json()["status"] == "Answered", read.text
+
+    item_url = f"/api/v1/projects/{tenant.project_id}/feedback/{feedback['subject']['id']}"
+    marked = await client.patch(item_url, json={"spam": True}, headers=tenant.headers)
+    assert marked.status_code == 200, marked.text
+    assert [t["id"] for t in await mine(client, ada)] == [contact["id"]]
+    gone = await client.get(f"/api/v1/conversations/{feedback['id']}", params=ada.query(), headers=ORIGIN)
+    assert gone.status_code == 404, gone.text
+    marked = await client.patch(message_url, json={"spam": True}, headers=tenant.headers)
+    assert marked.status_code == 200, marked.text
+    assert await mine(client, ada) == []
