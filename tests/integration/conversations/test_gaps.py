@@ -118,3 +118,14 @@ async def test_the_teams_message_answers_a_contact_message_and_spam_leaves_the_p
     marked = await client.patch(message_url, json={"spam": True}, headers=tenant.headers)
     assert marked.status_code == 200, marked.text
     assert await mine(client, ada) == []
+
+
+async def test_the_erasure_preview_counts_the_persons_conversations(
+    client: AsyncTestClient, console: Console, tenant: Tenant, owner: User
+) -> None:
+    ada = Person(tenant, await identity_secret(client, tenant), "user_ada")
+    await signed_feedback(client, ada, "Export drops a row")
+    await console.login(owner.email)
+    await console.get("/privacy")
+    preview = await console.post("/privacy", {"submitted_by": ada.id, "email": "", "step": "preview"})
+    assert "1 feedback item, 0 ratings, 0 contact messages, 1 conversation and" in preview.text
