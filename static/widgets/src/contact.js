@@ -9,6 +9,7 @@ import { flag } from './shared/config.js';
 import { h } from './shared/dom.js';
 import { field } from './shared/form.js';
 import { modalForm } from './shared/modal.js';
+import { signed } from './shared/person.js';
 import { DIALOG, LENGTH } from './shared/strings.js';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/; // the server's rule: something@something.something
@@ -44,7 +45,7 @@ export default {
       done: t.sent,
       body(values) {
         const [name, email, subject, message] = withSubject ? values : [...values.slice(0, 2), '', values[2]];
-        return { name, email, subject: subject || undefined, message, ...w.signed() };
+        return { name, email, subject: subject || undefined, message, ...signed(w) };
       },
     });
     api.setUserToken = (token) => void (w.token = token || undefined);

@@ -35,8 +35,6 @@ export function create({ name, global, strings, perPage, build }, data, base, pl
     region,
     send: sender(base, data.projectKey, t, region),
     context: () => ({ path: location.pathname.slice(0, 2048), version: data.version, ...w.user }),
-    /** The context of a feedback item or contact message: a token (setUserToken) names the person instead. */
-    signed: () => ({ ...w.context(), ...(w.token && { submitted_by: undefined, user_signature: undefined, user_token: w.token }) }),
     /** Constructable stylesheets are not blocked by CSP style-src (Chrome 73, Firefox 101, Safari 16.4). */
     style(css, fallback, hex) {
       const sheet = new CSSStyleSheet();
