@@ -35,6 +35,19 @@ QUIET_PREFIXES = ("/static/", "/healthz", "/readyz", "/metrics")
 QUIET_READS = frozenset({"/api/v1/surveys/active", "/api/v1/surveys/{survey_id}/definition"})
 """What the survey widget reads on visitors' page views: counted in the metrics, logged only at DEBUG
 like the submissions (a line per page view of every customer's site would drown the log)."""
+QUIET_WRITES = frozenset(
+    {
+        ("POST", "/api/v1/portal/{project_key}/ideas"),
+        ("PUT", "/api/v1/portal/{project_key}/ideas/{idea_id}/vote"),
+        ("DELETE", "/api/v1/portal/{project_key}/ideas/{idea_id}/vote"),
+        ("POST", "/api/v1/portal/{project_key}/ideas/{idea_id}/comments"),
+        ("POST", "/p/{project_key}/suggest"),
+        ("POST", "/p/{project_key}/ideas/{idea_id}/vote"),
+        ("POST", "/p/{project_key}/ideas/{idea_id}/comments"),
+    }
+)
+"""What visitors of an ideas portal (the public pages or a customer's app) send, voting, suggesting and
+commenting: logged at DEBUG like the widgets' submissions, for the same reason."""
 WITHOUT_DEADLINE = frozenset({"/api/v1/rating/submit", "/api/v1/ratings", "/healthz"})
 """Paths served without the per-request deadline task: ratings have a deadline per batch, and a task per
 request would cost the public submit path (feedback and contact submissions are not hot: they keep it).
@@ -100,6 +113,7 @@ def _series(method: str, route: str, status: int) -> tuple[RequestSeries, bool]:
     quiet = (
         (method == "POST" and route in SUBMISSION_ENDPOINTS)
         or (method == "GET" and route in QUIET_READS)
+        or (method, route) in QUIET_WRITES
         or route.startswith(QUIET_PREFIXES)
         or method == "OPTIONS"
     )

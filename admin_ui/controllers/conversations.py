@@ -1,4 +1,5 @@
-"""A conversation with an identified person, as the console shows it on the page of its feedback item or
+"""The support inbox (a project's conversations, newest first, unread ones marked) and a conversation with
+an identified person, as the console shows it on its own page and on the page of its feedback item or
 contact message: the messages (refreshed every few seconds by htmx, read by the team when shown) and a box
 to answer, through the service the API uses."""
 
@@ -12,12 +13,14 @@ from litestar import Controller, get, post
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form
+from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from app.conversations.service import Conversations
 from app.db.models import Conversation, Project, SubjectKind
 from app.db.models.field_rules import MESSAGE_MAX_LENGTH
 from app.dependencies import provide
 from app.schemas.conversations import ConversationOut
+from app.schemas.pagination import Pagination
 from tenants.permissions import needs
 from tenants.scope import Access, OrgScope, OrgScoped
 
@@ -36,6 +39,21 @@ class ConversationConsoleController(Controller):
     path = "/projects/{project_id:str}/conversations"
     include_in_schema = False
     dependencies = {"conversations": provide(Conversations)}
+
+    @get("/")
+    async def inbox(self, request: HTMXRequest, project: Project, conversations: Conversations) -> Any:
+        """The support inbox: every conversation of the project, the latest message first; `unread=true`
+        keeps those with a message of the person's the team has not read. Listing reads none of them."""
+        unread = choice(request.query_params.get("unread"), ("true",), "unread") == "true"
+        page = page_number(request.query_params.get("page"))
+        pairs, total = await conversations.inbox(page=page, limit=PAGE_SIZE, unread=unread)
+        pages = Pages(
+            Pagination.of(page=page, limit=PAGE_SIZE, total=total),
+            f"/projects/{project.id}/conversations",
+            {"unread": "true" if unread else ""},
+        )
+        rows = [(row, out, subject_url(project, row)) for row, out in pairs]
+        return render(request, "conversations.html", project=project, rows=rows, pages=pages, unread=unread)
 
     @get("/{conversation_id:uuid}")
     async def conversation(

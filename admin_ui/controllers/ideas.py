@@ -36,6 +36,7 @@ from tenants.permissions import needs
 from tenants.scope import Access
 
 TRIAGE = needs(Access.WRITE)
+ADMIN = needs(Access.ADMIN)
 STATUSES = [status.value for status in IdeaStatus]
 STATUS_LABELS = {
     "pending": "Pending",
@@ -188,7 +189,13 @@ class IdeasController(Controller):
 
     @get("/", opt=REPLICA_READS)
     async def board(self, request: HTMXRequest, project: Project, ideas: Ideas) -> Any:
-        return await self._board(request, project, ideas)
+        deleted = request.query_params.get("deleted")
+        return await self._board(
+            request,
+            project,
+            ideas,
+            notice="Deleted the idea with its votes and comments." if deleted else None,
+        )
 
     @post("/", opt=TRIAGE)
     async def create(
@@ -336,6 +343,31 @@ class IdeasController(Controller):
                 values={k: v for k, v in vars(data).items() if v is not msgspec.UNSET},
             )
         return await self._detail(request, project, ideas, triage, idea, saved="Saved.")
+
+    @get("/{idea_id:uuid}/delete", opt=ADMIN)
+    async def confirm_delete(
+        self, request: HTMXRequest, project: Project, ideas: Ideas, idea_id: UUID
+    ) -> Any:
+        idea = await ideas.get(idea_id)
+        votes = f"{idea.vote_count} vote{'' if idea.vote_count == 1 else 's'}"
+        comments = f"{idea.comment_count} comment{'' if idea.comment_count == 1 else 's'}"
+        return render(
+            request,
+            "purge_confirm.html",
+            project=project,
+            what="idea",
+            excerpt=idea.title,
+            action=ideas_url(project, idea.id, "delete"),
+            back=ideas_url(project, idea.id),
+            consequence=f"It is deleted for good with its {votes} and {comments}, and leaves the "
+            "portal; ideas merged into it stand alone again.",
+        )
+
+    @post("/{idea_id:uuid}/delete", opt=ADMIN)
+    async def delete(self, request: HTMXRequest, project: Project, ideas: Ideas, idea_id: UUID) -> Any:
+        """An admin's, after the confirmation page: as the API's DELETE."""
+        await ideas.delete(await ideas.get(idea_id))
+        return go_to(request, ideas_url(project) + "?deleted=1")
 
     @post("/{idea_id:uuid}/pin", opt=TRIAGE)
     async def pin(

@@ -32,6 +32,11 @@ After = Annotated[
     ),
 ]
 
+Unread = Annotated[
+    bool,
+    Parameter(description="true: only conversations with a message of the person's the team has not read."),
+]
+
 
 class ConversationController(Controller):
     path = "/projects/{project_id:str}/conversations"
@@ -44,11 +49,11 @@ class ConversationController(Controller):
         responses=error_responses(400, 401, 403, 404),
     )
     async def list_conversations(
-        self, conversations: Conversations, page: Page = 1, limit: Limit = 20
+        self, conversations: Conversations, page: Page = 1, limit: Limit = 20, unread: Unread = False
     ) -> ConversationList:
         """Every conversation of the project with its messages and how many of the person's are unread
-        by the team."""
-        rows, total = await conversations.list(page=page, limit=limit)
+        by the team; `unread=true` keeps those with an unread message of the person's."""
+        rows, total = await conversations.list(page=page, limit=limit, unread=unread)
         return ConversationList(
             conversations=rows, pagination=Pagination.of(page=page, limit=limit, total=total)
         )

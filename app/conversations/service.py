@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections import defaultdict
 from uuid import UUID
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 
 from app.conversations.threads import add_message
-from app.db.models import Conversation, ConversationMessage, Sender, SubjectKind
+from app.db.models import (
+    ContactMessage,
+    ContactStatus,
+    Conversation,
+    ConversationMessage,
+    FeedbackItem,
+    Sender,
+    SubjectKind,
+)
 from app.db.paging import one_page
 from app.errors import InvalidRequest, NotFound
 from app.identity.person_tokens import IdentifiedPerson
@@ -79,13 +87,37 @@ class Conversations(_Threads):
 
     reader = Sender.TEAM
 
-    async def list(self, *, page: int = 1, limit: int = 20) -> tuple[list[ConversationOut], int]:
-        """One page, the latest message first, and the total count."""
-        where = Conversation.project_id == self.project.id
-        total = await self.session.scalar(select(func.count()).select_from(Conversation).where(where))
+    async def list(
+        self, *, page: int = 1, limit: int = 20, unread: bool = False
+    ) -> tuple[list[ConversationOut], int]:
+        """One page, the latest message first, and the total count; with `unread`, only conversations
+        with a message of the person's the team has not read."""
+        rows, total = await self.rows(page=page, limit=limit, unread=unread)
+        return await self._out(rows), total
+
+    async def inbox(
+        self, *, page: int = 1, limit: int = 20, unread: bool = False
+    ) -> tuple[list[tuple[Conversation, ConversationOut]], int]:
+        """The same page as `list`, each conversation beside its row (the console shows the person)."""
+        rows, total = await self.rows(page=page, limit=limit, unread=unread)
+        return list(zip(rows, await self._out(rows), strict=True)), total
+
+    async def rows(self, *, page: int, limit: int, unread: bool) -> tuple[list[Conversation], int]:
+        where = [Conversation.project_id == self.project.id]
+        if unread:
+            where.append(
+                select(ConversationMessage.id)
+                .where(
+                    ConversationMessage.conversation_id == Conversation.id,
+                    ConversationMessage.sender == Sender.PERSON.value,
+                    ConversationMessage.id > Conversation.team_read_id,
+                )
+                .exists()
+            )
+        total = await self.session.scalar(select(func.count()).select_from(Conversation).where(*where))
         rows = await self.session.scalars(
             one_page(
-                select(Conversation).where(where),
+                select(Conversation).where(*where),
                 Conversation,
                 page,
                 limit,
@@ -93,7 +125,7 @@ class Conversations(_Threads):
                 Conversation.id.desc(),
             )
         )
-        return await self._out(list(rows)), total or 0
+        return list(rows), total or 0
 
     async def get(self, conversation_id: UUID) -> Conversation:
         row = await self.session.scalar(
@@ -105,6 +137,22 @@ class Conversations(_Threads):
             raise NotFound("conversation_id: no conversation with this id in this project")
         return row
 
+    async def send(self, conversation: Conversation, text: str, author: str | None) -> MessageOut:
+        """The team's answer; in a contact message's conversation it marks the message Answered, as a
+        reply by mail does."""
+        out = await super().send(conversation, text, author)
+        if conversation.contact_message_id is not None:
+            await self.session.execute(
+                update(ContactMessage)
+                .where(
+                    ContactMessage.id == conversation.contact_message_id,
+                    ContactMessage.project_id == self.project.id,
+                )
+                .values(status=ContactStatus.ANSWERED.value)
+                .execution_options(synchronize_session=False)
+            )
+        return out
+
     async def of_subject(self, kind: SubjectKind, subject_id: UUID) -> Conversation | None:
         """The conversation about a feedback item or contact message of this project, if it has one."""
         column = Conversation.feedback_id if kind is SubjectKind.FEEDBACK else Conversation.contact_message_id
@@ -113,15 +161,27 @@ class Conversations(_Threads):
         )
 
 
+_NOT_SPAM = and_(
+    ~select(FeedbackItem.id)
+    .where(FeedbackItem.id == Conversation.feedback_id, FeedbackItem.spam.is_(True))
+    .exists(),
+    ~select(ContactMessage.id)
+    .where(ContactMessage.id == Conversation.contact_message_id, ContactMessage.spam.is_(True))
+    .exists(),
+)
+"""A conversation whose feedback item or contact message the team has marked spam is gone for the person."""
+
+
 class PersonConversations(_Threads):
-    """An identified person's side: their own conversations in the project, and nobody else's."""
+    """An identified person's side: their own conversations in the project, and nobody else's, without
+    those whose subject is marked spam."""
 
     reader = Sender.PERSON
 
     async def list(self, person: IdentifiedPerson) -> list[ConversationOut]:
         rows = await self.session.scalars(
             select(Conversation)
-            .where(Conversation.project_id == self.project.id, Conversation.person == person.id)
+            .where(Conversation.project_id == self.project.id, Conversation.person == person.id, _NOT_SPAM)
             .order_by(Conversation.last_message_at.desc(), Conversation.id.desc())
             .limit(100)
         )
@@ -134,6 +194,7 @@ class PersonConversations(_Threads):
                 Conversation.id == conversation_id,
                 Conversation.project_id == self.project.id,
                 Conversation.person == person.id,
+                _NOT_SPAM,
             )
         )
         if row is None:

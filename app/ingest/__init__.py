@@ -19,7 +19,7 @@ from app.ingest.rating_rows import NewRating
 from app.ingest.rating_writer import add_ratings, archive_rating, delete_ratings
 from app.ingest.scope_headers import first_header
 from app.ingest.spam import MIN_HUMAN_MS, spam_reason
-from app.ingest.verified_users import verified_user
+from app.ingest.verified_users import Submitter, submitter, verified_user
 
 __all__ = [
     "DEFAULT_MAX_STARS",
@@ -30,6 +30,7 @@ __all__ = [
     "Ingest",
     "NewRating",
     "RatingInput",
+    "Submitter",
     "add_ratings",
     "archive_rating",
     "build_ingest",
@@ -45,6 +46,7 @@ __all__ = [
     "request_origin",
     "serving_gc",
     "spam_reason",
+    "submitter",
     "typed_input",
     "verified_user",
 ]

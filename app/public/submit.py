@@ -14,10 +14,11 @@ from uuid import UUID
 from litestar import Controller, Request, post
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.conversations.service import PersonConversations
 from app.db.after_commit import on_commit
-from app.db.models import FeedbackSource
+from app.db.models import FeedbackSource, Project
 from app.errors import TOO_LARGE_DETAILS, InvalidRequest, error_responses
-from app.ingest import helpful_input, spam_reason, typed_input, verified_user
+from app.ingest import Submitter, helpful_input, spam_reason, submitter, typed_input
 from app.notifications.reporter_confirmation import ask_to_confirm
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.feedback_submission import ATTACHMENTS, FORM_MAX_BYTES, feedback_submission
@@ -32,7 +33,7 @@ from app.services.feedback_items import FeedbackItems
 from app.services.image_cleaning import MAX_FILES, CleanImage, ImageRefused, clean_image
 from app.state import ingest_of
 from app.webhooks.subscriptions import remember_subscriptions
-from tenants.scope import widget_scope
+from tenants.scope import OrgScope, widget_scope
 
 ERRORS = error_responses(400, 403, 404, 413, 429)
 
@@ -91,7 +92,7 @@ class PublicSubmitController(Controller):
         submission = await feedback_submission(request)
         data = submission.body
         project = await ingest_of(request.scope).admit(request.scope, "feedback", data.project_key)
-        verified = verified_user(project, data.submitted_by, data.user_signature)
+        sender = submitter(project, data.submitted_by, data.user_signature, data.user_token)
         images = [await _cleaned(raw, project.org_id) for raw in submission.files]
         spam = _judged_spam(db_session, "feedback", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
@@ -102,12 +103,13 @@ class PublicSubmitController(Controller):
             source=FeedbackSource.WIDGET,
             path=data.path,
             version=data.version,
-            submitted_by=data.submitted_by,
-            submitted_by_verified=verified,
+            submitted_by=sender.submitted_by,
+            submitted_by_verified=sender.verified,
             metadata=data.metadata,
             notify_email=data.notify_email,
             spam=spam,
         )
+        await _remember_address(db_session, scope, scoped_project, sender)
         settings = request.app.state.settings
         await FeedbackAttachments(db_session, scope, scoped_project).store(
             item, images, settings.attachment_quota_bytes
@@ -130,21 +132,31 @@ class PublicSubmitController(Controller):
         """From the contact widget; the page's origin must be allowed by the project."""
         data = await strict_body(request, data)
         project = await ingest_of(request.scope).admit(request.scope, "contact", data.project_key)
-        verified = verified_user(project, data.submitted_by, data.user_signature)
+        sender = submitter(project, data.submitted_by, data.user_signature, data.user_token)
         spam = _judged_spam(db_session, "contact", data.website, data.elapsed_ms)
         remember_subscriptions(db_session, project.org_id, project.webhooks)
-        await ContactMessages(db_session, widget_scope(project.org_id), project.as_project()).create(
+        scope, scoped_project = widget_scope(project.org_id), project.as_project()
+        await ContactMessages(db_session, scope, scoped_project).create(
             name=data.name,
             email=data.email,
             message=data.message,
             subject=data.subject,
             path=data.path,
             version=data.version,
-            submitted_by=data.submitted_by,
-            submitted_by_verified=verified,
+            submitted_by=sender.submitted_by,
+            submitted_by_verified=sender.verified,
             spam=spam,
         )
+        await _remember_address(db_session, scope, scoped_project, sender)
         return StoredReceipt()
+
+
+async def _remember_address(
+    session: AsyncSession, scope: OrgScope, project: Project, sender: Submitter
+) -> None:
+    """A person who sent a token is mailed about their conversations at its `email`."""
+    if sender.person is not None and sender.person.email:
+        await PersonConversations(session, scope, project).remember(sender.person, None)
 
 
 def _judged_spam(session: AsyncSession, endpoint: str, honeypot: str, elapsed_ms: int | None) -> bool:

@@ -16,6 +16,7 @@ from app.schemas.fields import (
     Path,
     SubmittedBy,
     UserSignature,
+    UserToken,
     Version,
 )
 
@@ -32,5 +33,6 @@ class PublicContactBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=True
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
     user_signature: UserSignature | None = None
+    user_token: UserToken | None = None
     website: Honeypot = ""
     elapsed_ms: ElapsedMs | None = None

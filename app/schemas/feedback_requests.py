@@ -19,6 +19,7 @@ from app.schemas.fields import (
     PublicFeedbackMessage,
     SubmittedBy,
     UserSignature,
+    UserToken,
     Version,
 )
 
@@ -79,6 +80,7 @@ class PublicFeedbackBody(msgspec.Struct, kw_only=True, forbid_unknown_fields=Tru
     version: Version | None = None
     submitted_by: SubmittedBy | None = None
     user_signature: UserSignature | None = None
+    user_token: UserToken | None = None
     metadata: Metadata | None = None
     notify_email: ContactEmail | None = None
     """"Email me when this is resolved": one mail to this address when the item becomes Resolved."""

@@ -50,6 +50,16 @@ UserSignature = Annotated[
         "named user without one (403).",
     ),
 ]
+UserToken = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=4096,
+        description="The person as a JWT signed HS256 with the project's identity secret (claims sub, exp, "
+        "optionally email and name), instead of submitted_by and user_signature: the item is then "
+        "submitted by sub, verified. A token that does not verify identifies nobody; a project that "
+        "accepts only verified users refuses it (403).",
+    ),
+]
 MetadataKey = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 MetadataValue = Annotated[str, msgspec.Meta(max_length=METADATA_TEXT_MAX_LENGTH)] | int | float | bool | None
 METADATA_SCHEMA = {

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select
+from sqlalchemy import ColumnElement, Row, and_, delete, func, or_, select
 
 from app.db.audit_trail import audit
 from app.db.models import (
@@ -74,11 +74,14 @@ class Erasure(OrgScoped):
     async def preview(self, person: Person) -> Erased:
         """How many items an erasure would delete now."""
         feedback, ratings, messages = self._conditions(person)
+        feedback_ids = await self._ids(FeedbackItem.id, feedback)
+        message_ids = await self._ids(ContactMessage.id, messages)
         return Erased(
-            feedback=await self._count(FeedbackItem, feedback),
+            feedback=len(feedback_ids),
             ratings=await self._count(Rating, ratings),
-            contact_messages=await self._count(ContactMessage, messages),
+            contact_messages=len(message_ids),
             survey_responses=await self._count(SurveyResponse, self._responses(person)),
+            conversations=len(await self._conversations(person, feedback_ids, message_ids)),
         )
 
     async def erase(self, person: Person) -> Erased:
@@ -132,23 +135,7 @@ class Erasure(OrgScoped):
     ) -> int:
         """The person's conversations (by their id, or the address their token or subject gave) and those
         about the erased items and messages, with their messages and the mail about them."""
-        who: list[ColumnElement[bool]] = []
-        if person.submitted_by:
-            who.append(Conversation.person == person.submitted_by)
-        if person.email:
-            who.append(func.lower(Conversation.person_email) == person.email.lower())
-        if feedback_ids:
-            who.append(Conversation.feedback_id.in_(feedback_ids))
-        if message_ids:
-            who.append(Conversation.contact_message_id.in_(message_ids))
-        projects = select(Project.id).where(self._org_projects()).scalar_subquery()
-        rows = list(
-            await self.session.execute(
-                select(Conversation.id, Conversation.feedback_id, Conversation.contact_message_id).where(
-                    Conversation.project_id.in_(projects), or_(*who)
-                )
-            )
-        )
+        rows = await self._conversations(person, feedback_ids, message_ids)
         if not rows:
             return 0
         await forget_news_about(self.session, [row[1] or row[2] for row in rows])
@@ -158,6 +145,30 @@ class Erasure(OrgScoped):
         )
         await self.session.execute(delete(Conversation).where(Conversation.id.in_(ids)))
         return len(rows)
+
+    async def _conversations(
+        self, person: Person, feedback_ids: list[UUID], message_ids: list[UUID]
+    ) -> list[Row[tuple[UUID, UUID | None, UUID | None]]]:
+        """Each conversation an erasure takes: its id and its subject's."""
+        who: list[ColumnElement[bool]] = []
+        if person.submitted_by:
+            who.append(Conversation.person == person.submitted_by)
+        if person.email:
+            who.append(func.lower(Conversation.person_email) == person.email.lower())
+        if feedback_ids:
+            who.append(Conversation.feedback_id.in_(feedback_ids))
+        if message_ids:
+            who.append(Conversation.contact_message_id.in_(message_ids))
+        if not who:
+            return []
+        projects = select(Project.id).where(self._org_projects()).scalar_subquery()
+        return list(
+            await self.session.execute(
+                select(Conversation.id, Conversation.feedback_id, Conversation.contact_message_id).where(
+                    Conversation.project_id.in_(projects), or_(*who)
+                )
+            )
+        )
 
     def _org_projects(self) -> ColumnElement[bool]:
         return Project.org_id == self.scope.org_id

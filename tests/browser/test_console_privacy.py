@@ -66,7 +66,8 @@ def test_feedback_by_hand_downloads_erasure_and_audit_log(page: Page, console_se
     page.get_by_role("button", name="Erase").click()
     expect(
         page.get_by_text(
-            "0 feedback items, 0 ratings, 0 contact messages and 0 survey responses will be deleted"
+            "0 feedback items, 0 ratings, 0 contact messages, 0 conversations and 0 survey responses"
+            " will be deleted"
         )
     ).to_be_visible()
     screenshot(page, "25-privacy-confirm")

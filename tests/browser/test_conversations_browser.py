@@ -2,7 +2,8 @@
 backend (setUser with a signature) opens Messages in the feedback widget on a page with a strict CSP, sees
 their feedback's thread and answers it; a member answers on the item's page in the console; each side sees
 the other's message without a reload, brought by their live streams (Server-Sent Events): the widget
-asks for nothing by polling while its stream is open."""
+asks for nothing by polling while its stream is open. Feedback sent from the widget with a token opens a
+thread, and the person's answer waits, marked unread, in the team's Conversations inbox."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from app.identity.person_tokens import person_token
+from app.ingest import MIN_HUMAN_MS
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.widget_pages import Site
 from tests.console_helpers import PASSWORD, add_user
@@ -177,3 +179,55 @@ def test_a_token_identifies_the_person_and_the_view_speaks_german(
     expect(dialog).to_be_hidden()
     widget.get_by_role("button", name="Feedback").click()
     expect(dialog.get_by_label("Nachricht", exact=True)).to_be_visible()  # the form again, not the thread
+
+
+def test_feedback_sent_with_a_token_opens_a_thread_the_team_finds_unread_in_its_inbox(
+    pages: tuple[Page, Page], site: Site
+) -> None:
+    widget, console = pages
+    server, tenant = site.server, site.tenant
+    made = local_http.post(
+        f"{server.base_url}/api/v1/projects/{tenant.project_id}/identity-secret", headers=tenant.headers
+    )
+    token = person_token(made.json()["secret"], PERSON)
+    widget.goto(site.page(site.tag("feedback"), script=f"HearkenFeedback.setUserToken('{token}');"))
+    widget.get_by_role("button", name="Feedback").click()
+    dialog = widget.get_by_role("dialog", name="Send feedback")
+    dialog.get_by_label("Message").fill("Please add a dark mode")
+    widget.wait_for_timeout(MIN_HUMAN_MS)  # a person's pause: sooner is judged spam
+    dialog.get_by_role("button", name="Send").click()
+    expect(dialog.get_by_role("status")).to_have_text("Thank you for your feedback!")
+    mine = {"project_key": tenant.project_key, "token": token}
+    origin = {"Origin": site.host.origin}
+    (thread,) = local_http.get(f"{server.base_url}/api/v1/conversations", params=mine, headers=origin).json()[
+        "conversations"
+    ]
+    asked = local_http.post(
+        f"{server.base_url}/api/v1/conversations/{thread['id']}/messages",
+        params=mine,
+        json={"message": "Any news on <b>this</b>?"},
+        headers=origin,
+    )
+    assert asked.status_code == 201, asked.text
+
+    member = server._arrange(lambda maker: add_user(maker, tenant.org_id, "support@acme.example", "member"))
+    console.context.clear_cookies()
+    console.goto(server.base_url + "/login")
+    console.get_by_label("Email").fill(member.email)
+    console.get_by_label("Password").fill(PASSWORD)
+    console.get_by_role("button", name="Log in").click()
+    expect(console.get_by_role("heading", name="Projects")).to_be_visible()
+    console.goto(f"{server.base_url}/projects/{tenant.project_id}/feedback")
+    console.get_by_role("navigation", name="Project").get_by_role("link", name="Conversations").click()
+    expect(console.get_by_role("heading", name="Conversations")).to_be_visible()
+    console.get_by_role("link", name="Unread", exact=True).click()
+    row = console.get_by_role("row").filter(has_text="Any news on <b>this</b>?")
+    expect(row).to_contain_text("1 unread")
+    expect(row).to_contain_text(PERSON)
+    shoot(console, "conversations-inbox")
+    row.get_by_role("link", name="Any news on <b>this</b>?").click()
+    conversation = console.get_by_role("region", name="Conversation")
+    expect(conversation.get_by_text("Please add a dark mode")).to_be_visible()
+    console.go_back()
+    console.reload()
+    expect(console.get_by_text("Nothing unread")).to_be_visible()

@@ -222,13 +222,16 @@ async def test_console_privacy_page_previews_then_erases(
     assert page.status_code == 200 and ">Erase</button>" in page.text
     preview = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "preview"})
     assert (
-        "1 feedback item, 1 rating, 0 contact messages and 0 survey responses will be deleted for good"
-        in preview.text
+        "1 feedback item, 1 rating, 0 contact messages, 0 conversations and 0 survey responses"
+        " will be deleted for good" in preview.text
     )
     async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 1
     done = await console.post("/privacy", {"submitted_by": "visitor_9", "email": "", "step": "confirm"})
-    assert "Erased 1 feedback item, 1 rating, 0 contact messages and 0 survey responses." in done.text
+    assert (
+        "Erased 1 feedback item, 1 rating, 0 contact messages, 0 conversations and 0 survey responses."
+        in done.text
+    )
     async with unit_of_work(session_maker) as session:
         assert await session.scalar(select(func.count()).select_from(FeedbackItem)) == 0
         await assert_counters_match_rows(session)

@@ -107,12 +107,19 @@ export function trackSurveyEvent(name: string): void;
 export function mountHelpful(element: Element, options: HelpfulOptions): WidgetHandle;
 export function mountStar(element: Element, options: StarOptions): WidgetHandle;
 export function mountNps(element: Element, options: NpsOptions): WidgetHandle;
-export function mountContact(element: Element, options: ContactOptions): DialogWidgetHandle;
+/** The contact widget: setUserToken sends the person's token with the message (stored as theirs, verified). */
+export interface ContactWidgetHandle extends DialogWidgetHandle {
+  /** Identifies the person by a JWT (HS256) your backend signs with the project's identity secret, with
+   * the claims sub, exp and optionally email and name: sent with the message instead of setUser's. */
+  setUserToken(token: string | null): void;
+}
+export function mountContact(element: Element, options: ContactOptions): ContactWidgetHandle;
 /** The feedback widget: for an identified person (setUser with a signature, or setUserToken) it also offers
  * Messages, their conversations with the team. */
 export interface FeedbackWidgetHandle extends DialogWidgetHandle {
   /** Identifies the person by a JWT (HS256) your backend signs with the project's identity secret, with
-   * the claims sub, exp and optionally email and name: Messages uses it instead of setUser's signature. */
+   * the claims sub, exp and optionally email and name: Messages uses it instead of setUser's signature,
+   * and it goes with the feedback the person sends. */
   setUserToken(token: string | null): void;
 }
 

@@ -1,5 +1,6 @@
 // Hearken contact widget: a floating "Contact Us" button opening a contact form.
-// Global: HearkenContact {setUser, open, close, reset, remove, container}.
+// Global: HearkenContact {setUser, setUserToken, open, close, reset, remove, container}.
+// setUserToken(jwt) sends the person's token (made by the site's backend) with the message instead.
 
 import baseCss from './shared/base.css';
 import formCss from './shared/form.css';
@@ -8,6 +9,7 @@ import { flag } from './shared/config.js';
 import { h } from './shared/dom.js';
 import { field } from './shared/form.js';
 import { modalForm } from './shared/modal.js';
+import { signed } from './shared/person.js';
 import { DIALOG, LENGTH } from './shared/strings.js';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/; // the server's rule: something@something.something
@@ -34,7 +36,7 @@ export default {
       field(t.message, h('textarea', { rows: 5 }), { min: 3, max: 2000 }),
     ].filter(Boolean);
     w.style(baseCss + formCss + modalCss, '#2563eb', data.color);
-    return modalForm(w, {
+    const api = modalForm(w, {
       label: data.buttonText || t.button,
       title: t.title,
       fields,
@@ -43,8 +45,10 @@ export default {
       done: t.sent,
       body(values) {
         const [name, email, subject, message] = withSubject ? values : [...values.slice(0, 2), '', values[2]];
-        return { name, email, subject: subject || undefined, message, ...w.context() };
+        return { name, email, subject: subject || undefined, message, ...signed(w) };
       },
     });
+    api.setUserToken = (token) => void (w.token = token || undefined);
+    return api;
   },
 };

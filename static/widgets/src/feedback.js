@@ -11,6 +11,7 @@ import { apiBase, flag } from './shared/config.js';
 import { h } from './shared/dom.js';
 import { field } from './shared/form.js';
 import { modalForm } from './shared/modal.js';
+import { signed } from './shared/person.js';
 import { DIALOG, LENGTH } from './shared/strings.js';
 
 /** The body as multipart/form-data with the images, each a part named `attachments`. */
@@ -95,7 +96,7 @@ export default {
       cleared: () => (files.length = 0, list.replaceChildren()),
       encode: (body) => files.length && multipart({ project_key: data.projectKey, ...body }, files),
       body([type, message, email]) {
-        return { type, message, notify_email: email || undefined, ...w.context() };
+        return { type, message, notify_email: email || undefined, ...signed(w) };
       },
       top: messages,
     });
@@ -106,7 +107,7 @@ export default {
       const set = api.setUser;
       api.setUser = (...user) => ((user = set(...user)), identify(), user);
     });
-    api.setUserToken = (token) => identify((w.token = token));
+    api.setUserToken = (token) => identify((w.token = token || undefined));
     return api;
   },
 };

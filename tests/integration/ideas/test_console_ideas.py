@@ -215,3 +215,32 @@ async def test_members_triage_ideas_but_admins_publish_and_configure(
     assert portal.status_code == 403
     api = f"/api/v1/projects/{tenant.project_id}"
     assert (await client.get(api, headers=tenant.headers)).json()["portal"]["enabled"] is False
+
+
+async def test_an_admin_deletes_an_idea_after_confirming_and_a_member_may_not(
+    console: Console,
+    client: AsyncTestClient,
+    owner: User,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+) -> None:
+    ids = await arrange(session_maker, settings, tenant)
+    url = f"/projects/{tenant.project_id}/ideas/{ids['dark']}"
+    await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
+    await console.login("member@org-a.example")
+    assert "Delete idea" not in (await console.get(url)).text
+    assert (await console.post(f"{url}/delete")).status_code == 403
+    console.client.cookies.clear()
+    await console.login(owner.email)
+    assert f'href="{url}/delete"' in (await console.get(url)).text
+    confirm = await console.get(f"{url}/delete")
+    assert confirm.status_code == 200 and "Dark mode" in confirm.text and "2 votes" in confirm.text
+    forged = await console.client.post(f"{url}/delete")
+    assert forged.status_code == 403
+    deleted = await console.post(f"{url}/delete")
+    assert deleted.status_code in (200, 303)
+    board = await console.get(f"/projects/{tenant.project_id}/ideas?deleted=1")
+    assert "Deleted the idea" in board.text and "Dark mode" not in board.text
+    api = f"/api/v1/projects/{tenant.project_id}/ideas/{ids['dark']}"
+    assert (await client.get(api, headers=tenant.headers)).status_code == 404
