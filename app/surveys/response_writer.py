@@ -26,15 +26,17 @@ import msgspec
 from sqlalchemy import Table, bindparam, select, union_all
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
 
-from app.db.counter_upsert import add_to_counters, counter_rows, upsert_columns
+from app.db.counter_upsert import counter_rows, upsert_columns
 from app.db.json_records import add_to_counters as json_add_to_counters
 from app.db.json_records import insert_records
 from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
 from app.db.row_locks import lock_rows
 from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
 from app.ingest import DriverStatement
+from app.ingest.sqlite_batches import counter_upsert
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
@@ -120,18 +122,27 @@ _values = attrgetter(*_COLUMNS)
 """A StoredResponse's values in the order of _COLUMNS (attrgetter builds the tuple in C)."""
 
 
-_SQLITE_INSERTS: dict[type[Dialect], DriverStatement] = {}
+class _SqliteStatements(NamedTuple):
+    insert: DriverStatement
+    counters: DriverStatement
 
 
-def _sqlite_insert(dialect: Dialect) -> DriverStatement:
-    """SQLite: the new responses of a batch inserted by the driver itself, each value through its
-    column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work. One per kind of
-    dialect (an engine's dialect object is not kept: the tests make many engines)."""
-    found = _SQLITE_INSERTS.get(type(dialect))
+_SQLITE_STATEMENTS: dict[type[Dialect], _SqliteStatements] = {}
+
+
+def _sqlite_statements(dialect: Dialect) -> _SqliteStatements:
+    """SQLite: the new responses of a batch and its counter deltas written by the driver itself, each
+    value through its column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work,
+    as the rating batches are. One pair per kind of dialect (an engine's dialect object is not kept: the
+    tests make many engines)."""
+    found = _SQLITE_STATEMENTS.get(type(dialect))
     if found is None:
         columns, marks = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
         sql = f"INSERT INTO {_RESPONSES.name} ({columns}) VALUES ({marks})"
-        found = _SQLITE_INSERTS[type(dialect)] = DriverStatement(sql, _RESPONSES, _COLUMNS, dialect)
+        found = _SQLITE_STATEMENTS[type(dialect)] = _SqliteStatements(
+            DriverStatement(sql, _RESPONSES, _COLUMNS, dialect),
+            counter_upsert(SurveyCounter.__table__, dialect),  # type: ignore[arg-type]
+        )
     return found
 
 
@@ -411,11 +422,15 @@ class _Batch:
         await session.flush()  # the amended responses and the completed surveys
         dialect = session.get_bind().dialect
         if dialect.name == "sqlite":
-            if self.new:
-                insert_new = _sqlite_insert(dialect)
-                rows = [_values(response) for response in self.new]
-                await session.run_sync(lambda sync: insert_new.executemany(sync.connection(), rows))
-            await add_to_counters(session, SurveyCounter.__table__, self._deltas())  # type: ignore[arg-type]
+            statements = _sqlite_statements(dialect)
+            rows = [_values(response) for response in self.new]
+            deltas = counter_rows(self._deltas())
+
+            def write_sqlite(sync: Session) -> None:  # one hop to the driver's thread for both
+                statements.insert.executemany(sync.connection(), rows)
+                statements.counters.executemany(sync.connection(), deltas)
+
+            await session.run_sync(write_sqlite)
         elif self.new or self.counts:
             deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self._deltas())]
             documents = {"responses": _json(self.new), "deltas": _json(deltas)}
