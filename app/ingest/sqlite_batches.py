@@ -37,8 +37,8 @@ class SqliteRatingBatches:
             RATING_COLUMN_NAMES,
             dialect,
         )
-        self._counters = _counter_upsert(RatingCounter.__table__, dialect)  # type: ignore[arg-type]
-        self._totals = _counter_upsert(RatingTotal.__table__, dialect)  # type: ignore[arg-type]
+        self._counters = counter_upsert(RatingCounter.__table__, dialect)  # type: ignore[arg-type]
+        self._totals = counter_upsert(RatingTotal.__table__, dialect)  # type: ignore[arg-type]
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
@@ -63,7 +63,8 @@ class SqliteRatingBatches:
             self._totals.executemany(connection, counter_rows(total_deltas(deltas)))
 
 
-def _counter_upsert(table: Table, dialect: Dialect) -> DriverStatement:
+def counter_upsert(table: Table, dialect: Dialect) -> DriverStatement:
+    """Adds (key..., count) rows to a counters table, in the caller's transaction (surveys use it too)."""
     columns = upsert_columns(table)
     return DriverStatement(
         upsert_sql(table, f"VALUES ({', '.join('?' * len(columns))})"), table, columns, dialect

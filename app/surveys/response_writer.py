@@ -16,7 +16,7 @@ the batch and written once.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -26,15 +26,17 @@ import msgspec
 from sqlalchemy import Table, bindparam, select, union_all
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 from uuid_utils.compat import uuid7
 
-from app.db.counter_upsert import add_to_counters, counter_rows, upsert_columns
+from app.db.counter_upsert import counter_rows, upsert_columns
 from app.db.json_records import add_to_counters as json_add_to_counters
 from app.db.json_records import insert_records
 from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
 from app.db.row_locks import lock_rows
 from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
 from app.ingest import DriverStatement
+from app.ingest.sqlite_batches import counter_upsert
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
@@ -97,6 +99,14 @@ class StoredResponse(msgspec.Struct, kw_only=True):
 Stored = StoredResponse | SurveyResponse
 """A new response, or the stored one a submission amended."""
 
+_SURVEYS: Table = Survey.__table__  # type: ignore[assignment]
+_SURVEY_STATES = select(
+    _SURVEYS.c.id, _SURVEYS.c.project_id, _SURVEYS.c.status, _SURVEYS.c.max_responses, _SURVEYS.c.updated_at
+).where(_SURVEYS.c.id.in_(bindparam("ids", expanding=True)))
+SurveyState = Any
+"""A survey as the batch reads it: a Survey, or (SQLite, no max_responses) a row of its id, project_id,
+status, max_responses and updated_at."""
+
 
 def _columns() -> tuple[str, ...]:
     """The columns an insert fills: all but the ORM's insert sentinel (it stays NULL), each from the
@@ -112,18 +122,27 @@ _values = attrgetter(*_COLUMNS)
 """A StoredResponse's values in the order of _COLUMNS (attrgetter builds the tuple in C)."""
 
 
-_SQLITE_INSERTS: dict[type[Dialect], DriverStatement] = {}
+class _SqliteStatements(NamedTuple):
+    insert: DriverStatement
+    counters: DriverStatement
 
 
-def _sqlite_insert(dialect: Dialect) -> DriverStatement:
-    """SQLite: the new responses of a batch inserted by the driver itself, each value through its
-    column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work. One per kind of
-    dialect (an engine's dialect object is not kept: the tests make many engines)."""
-    found = _SQLITE_INSERTS.get(type(dialect))
+_SQLITE_STATEMENTS: dict[type[Dialect], _SqliteStatements] = {}
+
+
+def _sqlite_statements(dialect: Dialect) -> _SqliteStatements:
+    """SQLite: the new responses of a batch and its counter deltas written by the driver itself, each
+    value through its column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work,
+    as the rating batches are. One pair per kind of dialect (an engine's dialect object is not kept: the
+    tests make many engines)."""
+    found = _SQLITE_STATEMENTS.get(type(dialect))
     if found is None:
         columns, marks = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
         sql = f"INSERT INTO {_RESPONSES.name} ({columns}) VALUES ({marks})"
-        found = _SQLITE_INSERTS[type(dialect)] = DriverStatement(sql, _RESPONSES, _COLUMNS, dialect)
+        found = _SQLITE_STATEMENTS[type(dialect)] = _SqliteStatements(
+            DriverStatement(sql, _RESPONSES, _COLUMNS, dialect),
+            counter_upsert(SurveyCounter.__table__, dialect),  # type: ignore[arg-type]
+        )
     return found
 
 
@@ -140,22 +159,26 @@ order, the order every writer of survey counters takes their locks in) as one st
 async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore]) -> list[Stored | ApiError]:
     """Each submission's stored response, or its refusal; the caller commits."""
     surveys = await _locked_surveys(session, {item.survey_id for item in items})
+    definitions = await _definitions(session, surveys.values())
     ids = sorted({item.submission.response_id for item in items if item.submission.response_id})
     amended = await _locked_responses(session, ids)
     capped = [s.id for s in surveys.values() if s.max_responses is not None and s.status == ACTIVE]
-    batch = _Batch(surveys, amended, await response_counts(session, capped, "completed"))
+    rules = {survey_id: _Rules(survey, *definitions[survey_id]) for survey_id, survey in surveys.items()}
+    batch = _Batch(rules, amended, await response_counts(session, capped, "completed"))
     results = [batch.take(item) for item in items]
     await batch.write(session)
     return results
 
 
-async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+async def _locked_surveys(session: AsyncSession, ids: set[UUID]) -> dict[UUID, SurveyState]:
     """The surveys, locked so that a change or deletion waits for this batch: exclusive for those with
     max_responses (their completed responses are counted), shared for the others (batches of other
     processes go on beside this one)."""
     if session.get_bind().dialect.name == "sqlite":
         return await _locked_surveys_sqlite(session, ids)
-    found = {s.id: s for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(ids)})}
+    found: dict[UUID, SurveyState] = {
+        s.id: s for s in await session.scalars(_LOCK_SURVEYS, {"ids": list(ids)})
+    }
     if missing := ids - found.keys():
         # Not found, or its max_responses changed while this waited for its lock (the row then left
         # the part that read it): asked again, it is where it belongs now.
@@ -178,10 +201,13 @@ def _lock_surveys() -> Any:
 _LOCK_SURVEYS = _lock_surveys()
 
 
-async def _locked_surveys_sqlite(session: AsyncSession, ids: set[UUID]) -> dict[UUID, Survey]:
+async def _locked_surveys_sqlite(session: AsyncSession, ids: set[UUID]) -> dict[UUID, SurveyState]:
     """SQLite has one writer: the surveys with max_responses are written unchanged to take its lock
-    before they are counted; nothing can delete the others before this commits."""
-    found = {s.id: s for s in await session.scalars(select(Survey).where(Survey.id.in_(ids)))}
+    before they are counted; nothing can delete the others before this commits. Only the columns a
+    submit's checks need are read (the questions come from the compiled definitions)."""
+    found: dict[UUID, SurveyState] = {
+        row.id: row for row in await session.execute(_SURVEY_STATES, {"ids": list(ids)})
+    }
     if capped := sorted(i for i, s in found.items() if s.max_responses is not None):
         locked = await lock_rows(session, Survey, [Survey.id.in_(capped)], [Survey.id])
         for survey in locked:
@@ -198,8 +224,10 @@ async def _locked_responses(session: AsyncSession, ids: list[UUID]) -> dict[UUID
     return {row.id: row for row in rows}
 
 
-class _Rules(NamedTuple):
-    survey: Survey
+class _Definition(NamedTuple):
+    """What a submit to a survey is checked against, compiled from its stored questions once per
+    version of the survey (its id and updated_at) in each worker, rather than once per batch."""
+
     project_id: UUID
     verified_only: bool
     languages: frozenset[str]
@@ -207,15 +235,74 @@ class _Rules(NamedTuple):
     by_id: dict[str, Question]
     open_text: bool
     """Whether any question takes text (whose answers are embedded)."""
+    name: str
+    language_list: list[str]
+
+
+class _Rules(NamedTuple):
+    survey: SurveyState
+    project_id: UUID
+    verified_only: bool
+    languages: frozenset[str]
+    questions: list[Question]
+    by_id: dict[str, Question]
+    open_text: bool
+    name: str
+    language_list: list[str]
+
+
+_DEFINITIONS: dict[tuple[UUID, datetime], _Definition] = {}
+MAX_DEFINITIONS = 1000
+"""Compiled definitions a worker keeps (dropped all at once past this: a new version of a survey
+leaves its old one behind)."""
+
+
+def _compiled(survey: Survey) -> _Definition:
+    key = (survey.id, survey.updated_at)
+    found = _DEFINITIONS.get(key)
+    if found is None:
+        if len(_DEFINITIONS) >= MAX_DEFINITIONS:
+            _DEFINITIONS.clear()
+        questions = questions_of(survey.questions)
+        found = _DEFINITIONS[key] = _Definition(
+            survey.project_id,
+            bool(survey.audience.get("verified_only")),
+            frozenset(survey.languages),
+            questions,
+            {question.id: question for question in questions},
+            any(question.type == "open_text" for question in questions),
+            survey.name,
+            list(survey.languages),
+        )
+    return found
+
+
+async def _definitions(session: AsyncSession, surveys: Iterable[SurveyState]) -> dict[UUID, _Definition]:
+    """Each survey's compiled definition for the version read in this transaction: from this worker's
+    cache, else compiled from the row (read whole when only its state was read)."""
+    found: dict[UUID, _Definition] = {}
+    unknown: list[UUID] = []
+    for survey in surveys:
+        if isinstance(survey, Survey):
+            found[survey.id] = _compiled(survey)
+        elif (definition := _DEFINITIONS.get((survey.id, survey.updated_at))) is not None:
+            found[survey.id] = definition
+        else:
+            unknown.append(survey.id)
+    if unknown:
+        for survey in await session.scalars(select(Survey).where(Survey.id.in_(unknown))):
+            found[survey.id] = _compiled(survey)
+    return found
 
 
 class _Batch:
     """What the batch's accepted submissions change, gathered in order and written at once."""
 
     def __init__(
-        self, surveys: dict[UUID, Survey], amended: dict[UUID, SurveyResponse], completed: dict[UUID, int]
+        self, rules: dict[UUID, _Rules], amended: dict[UUID, SurveyResponse], completed: dict[UUID, int]
     ) -> None:
-        self.surveys = surveys
+        self.rules = rules
+        """What a submit to each survey of the batch is checked against."""
         self.amended = amended
         self.completed = completed
         """Completed responses per survey with max_responses: counted, then this batch's added."""
@@ -226,7 +313,6 @@ class _Batch:
         self.texts: list[tuple[Stored, list[str]]] = []
         self.events: dict[UUID, list[Event]] = defaultdict(list)
         self.webhooks: dict[UUID, tuple[Subscription, ...]] = {}
-        self.rules: dict[UUID, _Rules] = {}
 
     def take(self, item: ResponseToStore) -> Stored | ApiError:
         try:
@@ -235,7 +321,7 @@ class _Batch:
             return refusal
 
     def _take(self, item: ResponseToStore) -> Stored:
-        rules, submission = self._rules_of(item.survey_id), item.submission
+        rules, submission = self.rules.get(item.survey_id), item.submission
         if rules is None or rules.project_id != item.project_id:
             raise NotFound("survey_id: no survey with this id in this project")
         survey = rules.survey
@@ -244,7 +330,7 @@ class _Batch:
         if rules.verified_only and not submission.submitted_by_verified:
             raise Forbidden("user_signature: this survey takes responses from verified users only")
         if submission.language not in rules.languages:
-            raise InvalidRequest("language", f"is not one of the survey's languages {survey.languages}")
+            raise InvalidRequest("language", f"is not one of the survey's languages {rules.language_list}")
         given: list[dict[str, Any]] = []
         seen: set[str] = set()
         for at, answer in enumerate(submission.answers):
@@ -283,22 +369,6 @@ class _Batch:
             self._completes(item, rules, response)
         return response
 
-    def _rules_of(self, survey_id: UUID) -> _Rules | None:
-        """What a submit to the survey is checked against, read from it once per batch."""
-        rules = self.rules.get(survey_id)
-        if rules is None and (survey := self.surveys.get(survey_id)) is not None:
-            questions = questions_of(survey.questions)
-            rules = self.rules[survey_id] = _Rules(
-                survey,
-                survey.project_id,
-                bool(survey.audience.get("verified_only")),
-                frozenset(survey.languages),
-                questions,
-                {question.id: question for question in questions},
-                any(question.type == "open_text" for question in questions),
-            )
-        return rules
-
     def _queue_texts(self, response: Stored, before: Counted | None, given: list[dict[str, Any]]) -> None:
         """The open-text answers this submit gave or changed, to be embedded."""
         earlier = {a["question_id"]: a["value"] for a in (before.answers if before else [])}
@@ -335,11 +405,12 @@ class _Batch:
         survey = rules.survey
         if _announced(item):
             body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
-            about = {**body, "project_id": str(item.project_id), "survey_name": survey.name}
+            about = {**body, "project_id": str(item.project_id), "survey_name": rules.name}
             self.events[item.org_id].append(survey_response_completed(item.project_id, about))
             if item.webhooks is not None:
                 self.webhooks[item.org_id] = item.webhooks
-        if survey.max_responses is not None:
+        if survey.max_responses is not None:  # then read whole and locked: a Survey
+            assert isinstance(survey, Survey)
             self.completed[survey.id] += 1
             if self.completed[survey.id] >= survey.max_responses:
                 survey.status = SurveyStatus.COMPLETED.value
@@ -351,11 +422,15 @@ class _Batch:
         await session.flush()  # the amended responses and the completed surveys
         dialect = session.get_bind().dialect
         if dialect.name == "sqlite":
-            if self.new:
-                insert_new = _sqlite_insert(dialect)
-                rows = [_values(response) for response in self.new]
-                await session.run_sync(lambda sync: insert_new.executemany(sync.connection(), rows))
-            await add_to_counters(session, SurveyCounter.__table__, self._deltas())  # type: ignore[arg-type]
+            statements = _sqlite_statements(dialect)
+            rows = [_values(response) for response in self.new]
+            deltas = counter_rows(self._deltas())
+
+            def write_sqlite(sync: Session) -> None:  # one hop to the driver's thread for both
+                statements.insert.executemany(sync.connection(), rows)
+                statements.counters.executemany(sync.connection(), deltas)
+
+            await session.run_sync(write_sqlite)
         elif self.new or self.counts:
             deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self._deltas())]
             documents = {"responses": _json(self.new), "deltas": _json(deltas)}

@@ -233,3 +233,29 @@ async def test_options_on_the_active_list_with_its_query_lists_the_methods(
     response = await client.options(f"/api/v1/surveys/active?project_key={tenant.project_key}")
     assert response.status_code == 204
     assert response.headers["allow"] == "GET, OPTIONS"
+
+
+async def test_answers_are_checked_against_the_questions_as_edited_since_the_last_submit(
+    client: AsyncTestClient, tenant: Tenant
+) -> None:
+    """Each worker keeps a survey's compiled questions: an edit must reach the very next submit."""
+    survey = await create_survey(client, tenant, every_type())
+    first = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 5}])
+    assert first.status_code == 200
+    questions = every_type()["questions"]
+    questions[1]["scale"] = 10
+    edited = await client.patch(
+        surveys_url(tenant, f"/{survey['id']}"), json={"questions": questions}, headers=tenant.headers
+    )
+    assert edited.status_code == 200
+    ten = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 10}])
+    assert ten.status_code == 200
+    questions[1]["scale"] = 5
+    await client.patch(
+        surveys_url(tenant, f"/{survey['id']}"), json={"questions": questions}, headers=tenant.headers
+    )
+    refused = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 10}])
+    assert refused.status_code == 400
+    assert refused.json()["details"].startswith(
+        "answers[0].value: question 'stars' takes a whole number from 1 to 5"
+    )
