@@ -19,6 +19,7 @@ from app.ingest.rating_rows import NewRating
 from app.ingest.rating_writer import add_ratings, archive_rating, delete_ratings
 from app.ingest.scope_headers import first_header
 from app.ingest.spam import MIN_HUMAN_MS, spam_reason
+from app.ingest.sqlite_batches import counter_upsert
 from app.ingest.verified_users import Submitter, submitter, verified_user
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "client_address",
     "client_network",
     "counted_reason",
+    "counter_upsert",
     "delete_ratings",
     "first_header",
     "helpful_input",

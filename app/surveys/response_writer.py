@@ -35,8 +35,7 @@ from app.db.json_records import insert_records
 from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
 from app.db.row_locks import lock_rows
 from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
-from app.ingest import DriverStatement
-from app.ingest.sqlite_batches import counter_upsert
+from app.ingest import DriverStatement, counter_upsert
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
