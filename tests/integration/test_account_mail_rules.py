@@ -8,13 +8,16 @@ import re
 from urllib.parse import urlsplit
 
 import httpx
+import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.models import OutboundEmail, User
 from app.db.transactions import unit_of_work
+from app.main import create_app
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
 from tests.console_helpers import PASSWORD, Console, add_user, errors_in, use_memory_stores
@@ -22,6 +25,15 @@ from tests.factories import Tenant
 from tests.mail_server import Inbox, inbox_fixture, mailing_settings
 
 __all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
+
+
+@pytest.fixture
+def app(settings: Settings) -> Litestar:
+    """An application of the test's own, not one reused from an earlier test with the same settings (a
+    mail server's port comes round again): two clients at once make its database pool wait, and a pool
+    reused from an earlier test can be bound to that test's event loop (a 500 in full runs)."""
+    return create_app(settings)
+
 
 NEW_PASSWORD = "a fresh passphrase here"
 SHOWN = re.compile(r'<code id="invitation-link">(http://[^<]+)</code>')
