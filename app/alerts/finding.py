@@ -13,6 +13,8 @@ SETTLED_P = 0.05
 """Hysteresis: a subject whose test gives a p-value at or above this is back within its baseline (its
 alert resolves after a day of that); below it but above the rule's threshold it keeps an alert open
 without opening one."""
+DESCRIPTIVE = frozenset({"name", "label"})
+"""Subject fields that describe it for a reader and are not part of which subject it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +41,9 @@ class Finding:
 
 
 def subject_key(kind: str, subject: dict[str, Any]) -> str:
-    """The one-episode key: the same kind and subject is the same episode while it is unresolved."""
-    identity = {k: v for k, v in subject.items() if k != "label"}
+    """The one-episode key: the same kind and subject is the same episode while it is unresolved. A
+    theme's name and label only describe it (they may change when themes are recomputed)."""
+    identity = {k: v for k, v in subject.items() if k not in DESCRIPTIVE}
     raw = json.dumps([kind, identity], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(raw.encode()).hexdigest()
 

@@ -9,7 +9,8 @@ the last time it was outside its baseline): a surge is not the normal that the t
 measured against. At least 14 days of baseline are kept; a theme that surged most of the month is measured
 against all of it. A theme without items before counts as a rate of one item in its baseline, so a new
 theme that reaches the rule's minimum within a day surges too. Themes are read through the insights
-service, as the API and the console read them."""
+service, as the API and the console read them. The title names the theme in its few words; its most
+central message (`label`) stays in the subject, for the reader who wants an example at once."""
 
 from __future__ import annotations
 
@@ -63,12 +64,13 @@ async def theme_surges(
         not_enough, p, items, window = min(tests)  # the strongest window with enough items, if any has
         if p >= SETTLED_P:
             continue
-        label = summary.theme.label
+        theme = summary.theme
+        heading = theme.name or f"“{theme.label}”"  # a theme stored before themes had names: its message
         findings.append(
             Finding(
                 kind="theme_surge",
-                subject={"theme_id": str(theme_id), "label": label},
-                title=f"“{label}”: {items} items in {window}, against {_usual(before, days)}",
+                subject={"theme_id": str(theme_id), "name": theme.name, "label": theme.label},
+                title=f"{heading}: {items} items in {window}, against {_usual(before, days)}",
                 before=round(before / days, 3),
                 after=float(summary.count),
                 p_value=p,

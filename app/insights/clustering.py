@@ -1,7 +1,9 @@
-"""Themes from vectors: average-link agglomerative clustering on cosine distance (scipy), cut at the
-threshold with the best silhouette (scikit-learn) among those giving a sensible number of groups; each
-group labelled with its own words: the message nearest its centre, and the words that set it apart
-from the other groups (class-based TF-IDF). No text is generated.
+"""Themes from vectors: communities of a graph linking each message to those sharing most of its
+nearest neighbours (Leiden, scikit-network), at the resolution with the best silhouette (scikit-learn)
+among those giving a sensible number of groups; a few messages (a survey question's answers) by
+average-link agglomerative clustering on cosine distance (scipy) cut the same way. Each group is
+labelled with its own words: the message nearest its centre, and the words that set it apart from the
+other groups (class-based TF-IDF). No text is generated.
 
 Pure computation on arrays and strings, run in a thread by the themes loop.
 """
@@ -23,6 +25,8 @@ NEIGHBOURHOOD_FROM = 30
 """Fewer rows (a survey question's handful of answers) are compared by their vectors alone."""
 MIN_NEIGHBOURS, MAX_NEIGHBOURS = 5, 25
 """A row's neighbourhood: a sixth of the rows, within these bounds (chosen on the tuning half)."""
+RESOLUTIONS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
+"""Leiden resolutions tried: higher ones give more, smaller communities."""
 NAME_WORDS = (2, 5)
 UNSORTED_BELOW = 0.3
 """A member less similar than this (cosine) to its group's centre is left out of it: "Unsorted"."""
@@ -396,7 +400,8 @@ def cluster(
     """Groups of rows of centred, normalised `vectors`, biggest first; rows in no group are "Unsorted".
 
     With NEIGHBOURHOOD_FROM rows or more, rows are compared by their neighbourhoods (which rows each is
-    nearest to) rather than by their own vectors alone, and groups need MIN_THEME_SIZE_LARGE rows: a pair
+    nearest to) rather than by their own vectors alone, grouped as communities of the graph of shared
+    neighbours (`communities`), and groups need MIN_THEME_SIZE_LARGE rows: a pair
     of look-alike messages is not a theme of a large set. Each group is labelled by its most central
     message in its most common language, named by the words that set it apart in `main_language` (by
     default the most common language of all rows)."""
@@ -405,13 +410,9 @@ def cluster(
         return []
     from scipy.cluster.hierarchy import fcluster, linkage
 
-    labels = None
-    if count >= NEIGHBOURHOOD_FROM:
-        compared = neighbourhoods(vectors)
-        labels = _best_cut(linkage(cosine_distances(compared), method="average"), compared, fcluster)
-    if labels is None:  # few rows, or no cut of the neighbourhoods gives a sensible number of groups
-        tree = linkage(cosine_distances(vectors), method="average")
-        labels = _best_cut(tree, vectors, fcluster, fall_back=True)
+    labels = communities(neighbourhoods(vectors)) if count >= NEIGHBOURHOOD_FROM else None
+    if labels is None:  # few rows, or no resolution gives a sensible number of communities
+        labels = _best_cut(linkage(cosine_distances(vectors), method="average"), vectors, fcluster)
     groups: dict[int, list[int]] = {}
     for position, label in enumerate(labels):
         groups.setdefault(int(label), []).append(position)
@@ -478,6 +479,62 @@ def neighbourhoods(vectors: np.ndarray) -> np.ndarray:
     return normalize(matrix)
 
 
+def shared_neighbours(compared: Any) -> Any:
+    """The graph of rows (a sparse symmetric matrix): each row linked to the rows whose neighbourhoods
+    overlap its own most (as many as it has neighbours), weighted by the overlap. Keeping only the
+    strongest links matters: the full overlap joins every theme to its neighbours through a few strays."""
+    from scipy.sparse import csr_matrix
+
+    overlap = (compared @ compared.T).tocsr()
+    overlap.setdiag(0)
+    overlap.eliminate_zeros()
+    strongest = max(int(np.diff(compared.indptr).max()) - 1, 1)
+    rows, columns, values = [], [], []
+    for row in range(overlap.shape[0]):
+        start, end = overlap.indptr[row], overlap.indptr[row + 1]
+        linked, weights = overlap.indices[start:end], overlap.data[start:end]
+        if len(weights) > strongest:
+            top = np.argpartition(-weights, strongest)[:strongest]
+            linked, weights = linked[top], weights[top]
+        rows.append(np.full(len(linked), row))
+        columns.append(linked)
+        values.append(weights)
+    graph = csr_matrix(
+        (np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))), shape=overlap.shape
+    )
+    return graph.maximum(graph.T).tocsr()
+
+
+def communities(compared: Any) -> np.ndarray | None:
+    """Communities of the shared-neighbour graph of `compared` (`neighbourhoods` rows) by Leiden, at
+    the resolution whose communities have the best silhouette among those giving a sensible number;
+    None when no resolution does. Leiden keeps a theme whose members are linked through each other
+    though not all alike, where cutting an average-link tree split it or merged it with a neighbour."""
+    from sklearn.metrics import silhouette_score
+    from sknetwork.clustering import Leiden
+
+    graph = shared_neighbours(compared)
+    count = compared.shape[0]
+    most = _group_bounds(count)[1]  # strays join communities, so a few themes make a few of them
+    best: tuple[float, np.ndarray] | None = None
+    for resolution in RESOLUTIONS:
+        labels = np.asarray(Leiden(resolution=resolution, random_state=0).fit_predict(graph))
+        groups = len(set(labels.tolist()))
+        if not 2 <= groups <= most:
+            continue
+        score = silhouette_score(
+            compared, labels, metric="cosine", sample_size=min(count, SILHOUETTE_SAMPLE), random_state=0
+        )
+        if best is None or score > best[0]:
+            best = (float(score), labels)
+    return None if best is None else best[1]
+
+
+def _group_bounds(count: int) -> tuple[int, int]:
+    """The fewest and most groups a sensible cut gives: 5 to 40, more for large projects."""
+    return min(5, max(2, count // 4)), min(max(40, count // 150), count - 1)
+
+
 def cosine_distances(vectors: Any) -> np.ndarray:
     """The condensed matrix of cosine distances (as scipy's `pdist` gives it) computed by matrix
     products, a block of rows at a time: `pdist` compares pairs one by one and took most of a 10,000-item
@@ -499,14 +556,13 @@ def cosine_distances(vectors: Any) -> np.ndarray:
     return np.clip(condensed, 0.0, 2.0)
 
 
-def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object, fall_back: bool = False) -> np.ndarray | None:
-    """The cut with the best silhouette among those giving a sensible number of groups; when none does:
-    with `fall_back`, the first cut giving two groups or more (or one group), else None. (Many copies
-    of the same messages make neighbourhoods that jump from hundreds of groups to one.)"""
+def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object) -> np.ndarray:
+    """The cut with the best silhouette among those giving a sensible number of groups; when none does,
+    the first cut giving two groups or more (or one group)."""
     from sklearn.metrics import silhouette_score
 
     count = vectors.shape[0]
-    fewest, most = min(5, max(2, count // 4)), min(max(40, count // 150), count - 1)
+    fewest, most = _group_bounds(count)
     best: tuple[float, np.ndarray] | None = None
     fallback: np.ndarray | None = None
     for threshold in THRESHOLDS:
@@ -524,8 +580,6 @@ def _best_cut(tree: np.ndarray, vectors: Any, fcluster: object, fall_back: bool 
             best = (float(score), labels)
     if best is not None:
         return best[1]
-    if not fall_back:
-        return None
     return fallback if fallback is not None else np.ones(count, dtype=np.int64)
 
 

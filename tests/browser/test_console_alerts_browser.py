@@ -55,7 +55,10 @@ def test_the_alerts_tab_shows_the_evidence(page: Page, alerts_server: LiveServer
             session.add(
                 FeedbackItem(project_id=tenant.project.id, message="The install step fails", path=PAGE)
             )
-            theme = Theme(id=uuid7(), project_id=tenant.project.id, label="Login times out", keywords=[])
+            theme = Theme(
+                id=uuid7(), project_id=tenant.project.id, label="Login times out every morning",
+                name="Login, times out", keywords=[],
+            )  # fmt: skip
             session.add(theme)
             for minutes in range(10, 70, 10):  # a new theme: six items in the last hour
                 item = FeedbackItem(
@@ -82,8 +85,9 @@ def test_the_alerts_tab_shows_the_evidence(page: Page, alerts_server: LiveServer
     expect(heading).to_be_visible()
     expect(page.get_by_role("img", name="Helpful share")).to_be_visible()
     expect(page.get_by_role("link", name="The install step fails")).to_be_visible()
-    surge = page.get_by_role("article", name="“Login times out”: 6 items in 3 hours, against none in")
+    surge = page.get_by_role("article", name="Login, times out: 6 items in 3 hours, against none in")
     expect(surge.get_by_role("img")).to_be_visible()
+    expect(surge.get_by_text("“Login times out every morning”")).to_be_visible()  # the label, for context
     expect(surge.get_by_role("link", name="Login timed out again (10)")).to_be_visible()
     screenshot(page, "alerts-tab")
     drop = page.get_by_role("article", name=f"Helpful on {PAGE} fell from 80 % to 20 %")

@@ -141,7 +141,10 @@ async def test_a_theme_that_surges_opens_an_alert_with_its_items(
 ) -> None:
     pid = tenant.project.id
     async with unit_of_work(session_maker) as session:
-        theme = Theme(id=uuid7(), project_id=pid, label="Login page times out", keywords=["login", "timeout"])
+        theme = Theme(
+            id=uuid7(), project_id=pid, label="The login page times out every single morning around nine",
+            name="Login, times out", keywords=["login", "timeout"],
+        )  # fmt: skip
         session.add(theme)
         moments = [NOW - timedelta(days=d) for d in (20, 10)] + [
             NOW - timedelta(hours=h) for h in range(1, 8)
@@ -155,7 +158,10 @@ async def test_a_theme_that_surges_opens_an_alert_with_its_items(
             session.add(FeedbackEmbedding(id=item.id, project_id=pid, theme_id=theme.id))
     (alert,) = await check(session_maker, tenant, NOW)
     assert alert.kind == "theme_surge"
-    assert alert.subject == {"theme_id": str(theme.id), "label": "Login page times out"}
+    assert alert.subject == {
+        "theme_id": str(theme.id), "name": "Login, times out", "label": theme.label,
+    }  # fmt: skip
+    assert alert.title.startswith("Login, times out: 7 items in")  # the name, not one member's sentence
     assert alert.after == 7 and alert.before == pytest.approx(2 / 28, abs=0.001)
     assert [e["message"] for e in alert.examples] == [f"login timed out {i}" for i in (2, 3, 4)]
 
