@@ -12,6 +12,7 @@ from litestar.params import Parameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.ids import parse_uuid
+from app.db.models import Idea
 from app.db.paging import MAX_LIMIT, MAX_PAGE
 from app.dependencies import build, request_settings
 from app.errors import Unauthorized, error_responses
@@ -68,6 +69,28 @@ class PortalApiController(Controller):
             person,
             portal.auto_approve,
         )
+
+    async def _persons_idea(
+        self, request: Request[Any, Any, Any], session: AsyncSession, project_key: str, idea_id: str
+    ) -> tuple[Ideas, Person, Idea]:
+        """The idea a person acts on (voting, commenting): the person is needed (401 without)."""
+        ideas, person, _ = await self._ideas(request, session, project_key, needs_person=True)
+        assert person is not None
+        return ideas, person, await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
+
+    async def _vote(
+        self,
+        request: Request[Any, Any, Any],
+        session: AsyncSession,
+        project_key: str,
+        idea_id: str,
+        *,
+        voted: bool,
+    ) -> VoteOut:
+        """The person's vote given (`voted`) or taken back, answered with the idea's count after it."""
+        ideas, person, idea = await self._persons_idea(request, session, project_key, idea_id)
+        await (ideas.vote if voted else ideas.unvote)(idea, person)
+        return VoteOut(voted=voted, votes=idea.vote_count)
 
     @get(
         "/ideas",
@@ -160,11 +183,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> VoteOut:
         """Needs the person (401 without); voting again changes nothing."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
-        await ideas.vote(idea, person)
-        return VoteOut(voted=True, votes=idea.vote_count)
+        return await self._vote(request, db_session, project_key, idea_id, voted=True)
 
     @delete(
         "/ideas/{idea_id:str}/vote",
@@ -184,11 +203,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> VoteOut:
         """Needs the person (401 without); without a vote there is nothing to take back."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
-        await ideas.unvote(idea, person)
-        return VoteOut(voted=False, votes=idea.vote_count)
+        return await self._vote(request, db_session, project_key, idea_id, voted=False)
 
     @post(
         "/ideas/{idea_id:str}/comments",
@@ -209,9 +224,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> CommentOut:
         """Needs the person (401 without); `parent_id` answers another comment of the idea."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
+        ideas, person, idea = await self._persons_idea(request, db_session, project_key, idea_id)
         spam = spam_reason(data.website, data.elapsed_ms) is not None
         comment = await ideas.comment(idea, data.body, person=person, parent_id=data.parent_id, spam=spam)
         return CommentOut(
