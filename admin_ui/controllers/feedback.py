@@ -187,16 +187,6 @@ class ItemPage:
         )
 
 
-async def provide_item_page(
-    request: HTMXRequest,
-    project: Project,
-    feedback_items: FeedbackItems,
-    insights: Insights,
-    members: Members,
-) -> ItemPage:
-    return ItemPage(request, project, feedback_items, insights, members)
-
-
 class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     include_in_schema = False
@@ -204,7 +194,7 @@ class FeedbackController(Controller):
         "feedback_items": provide(FeedbackItems),
         "insights": provide(Insights),
         "members": provide(Members),
-        "item_page": Provide(provide_item_page),
+        "item_page": Provide(ItemPage, sync_to_thread=False),
     }
 
     async def _list(
