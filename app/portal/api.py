@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.ids import parse_uuid
 from app.db.models import Idea
 from app.db.paging import MAX_LIMIT, MAX_PAGE
-from app.dependencies import build, request_settings
+from app.dependencies import request_settings
 from app.errors import Unauthorized, error_responses
 from app.ideas.bodies import (
     Author,
@@ -31,10 +31,9 @@ from app.ideas.bodies import (
 from app.ideas.people import Person
 from app.ideas.service import Changelog, Ideas
 from app.ingest import spam_reason
-from app.portal.visitors import language_of, portal_project, presented_person
+from app.portal.visitors import language_of, portal_project, portal_service, presented_person
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
-from tenants.scope import widget_scope
 
 Page = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="1-indexed page.")]
 Limit = Annotated[int, Parameter(ge=1, le=MAX_LIMIT, description=f"Items per page, at most {MAX_LIMIT}.")]
@@ -65,7 +64,7 @@ class PortalApiController(Controller):
         if needs_person and person is None:
             raise Unauthorized(NEEDS_PERSON)
         return (
-            build(Ideas, session, widget_scope(project.org_id), project, settings),
+            portal_service(Ideas, session, project, settings),
             person,
             portal.auto_approve,
         )
@@ -250,7 +249,7 @@ class PortalApiController(Controller):
         """Published entries only, newest first."""
         settings = request_settings(request)
         project, _ = await portal_project(db_session, project_key)
-        changelog = build(Changelog, db_session, widget_scope(project.org_id), project, settings)
+        changelog = portal_service(Changelog, db_session, project, settings)
         rows, total = await changelog.list(published_only=True, page=page, limit=limit)
         ids = await changelog.idea_ids_of(rows)
         return ChangelogList(

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.ids import parse_uuid
 from app.db.models import Idea, IdeaStatus, Project
-from app.dependencies import build, request_settings
+from app.dependencies import request_settings
 from app.errors import ApiError, InvalidRequest, NotFound
 from app.ideas.identity import COOKIE, confirmation_token, person_of_confirmation, visit_token
 from app.ideas.markdown import render_markdown
@@ -41,10 +41,9 @@ from app.ideas.similar import similar_ideas
 from app.ingest import spam_reason
 from app.mail import Mail, queue_mail
 from app.portal.texts import TEXTS
-from app.portal.visitors import Visitor, language_of, portal_project, visitor_of
+from app.portal.visitors import Visitor, language_of, portal_project, portal_service, visitor_of
 from app.schemas.portal import PortalSettings
 from app.timestamps import iso_z
-from tenants.scope import widget_scope
 
 HERE = Path(__file__).parent
 STATIC = HERE.parent.parent / "static" / "portal"
@@ -206,7 +205,7 @@ def redirect(page: Portal, path: str, **params: Any) -> Response[str]:
 
 
 def ideas_of(session: AsyncSession, page: Portal) -> Ideas:
-    return build(Ideas, session, widget_scope(page.project.org_id), page.project, page.settings)
+    return portal_service(Ideas, session, page.project, page.settings)
 
 
 def _int(value: str | None, default: int = 1) -> int:
@@ -396,7 +395,7 @@ async def portal_roadmap(
 async def _published(
     db_session: AsyncSession, page: Portal, number: int, limit: int
 ) -> tuple[list[Any], dict[Any, list[Idea]], int]:
-    changelog = build(Changelog, db_session, widget_scope(page.project.org_id), page.project, page.settings)
+    changelog = portal_service(Changelog, db_session, page.project, page.settings)
     entries, total = await changelog.list(published_only=True, page=number, limit=limit)
     ids = await changelog.idea_ids_of(entries)
     wanted = {idea_id for values in ids.values() for idea_id in values}
