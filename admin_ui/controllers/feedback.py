@@ -11,6 +11,7 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Response, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.controllers.conversations import conversation_of
@@ -18,13 +19,12 @@ from admin_ui.forms import Form
 from admin_ui.listing import PAGE_SIZE, Pages, choice, page_number
 from admin_ui.rendering import go_to, render
 from app.churn.rewards import Rewards
-from app.config import Settings
 from app.db.ids import parse_uuid
 from app.db.models import FeedbackItem, FeedbackSource, FeedbackStatus, FeedbackType, Project, SubjectKind
 from app.db.models.billing_items import subscription_of
 from app.db.models.idea import TITLE_LENGTH
 from app.db.read_routing import REPLICA_READS
-from app.dependencies import build, provide
+from app.dependencies import build, provide, request_settings
 from app.errors import ApiError, InvalidRequest, Unavailable, msgspec_violation
 from app.exports.attachments import attachment_response
 from app.ideas.service import Ideas
@@ -38,6 +38,7 @@ from app.services.attachments import FeedbackAttachments
 from app.services.feedback_items import FeedbackChanges, FeedbackFilter, FeedbackItems
 from app.services.insights import Insights
 from app.services.linked_issues import LinkedIssues
+from app.services.projects import ProjectScoped
 from tenants.members import Members
 from tenants.permissions import needs
 from tenants.scope import Access
@@ -133,6 +134,59 @@ class LinkIdeaForm:
     title: str = ""
 
 
+@dataclass
+class ItemPage:
+    """One feedback item's page and what it shows, so that a handler shows the item again (saved, or with
+    a refusal beside its field) in one call."""
+
+    request: HTMXRequest
+    project: Project
+    feedback_items: FeedbackItems
+    insights: Insights
+    members: Members
+
+    async def show(self, item: FeedbackItem, *, status_code: int = 200, **extra: Any) -> Any:
+        request, project, feedback_items = self.request, self.project, self.feedback_items
+        history = await feedback_items.history(item)
+        similar, similar_note = await similar_of(self.insights, item)
+        linked = (
+            await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
+        ).get(item.id, [])
+        set_up = await beside(request, feedback_items, TrackerIntegrations).all()
+        triage = beside(request, feedback_items, IdeaTriage)
+        return render(
+            request,
+            "feedback_item.html",
+            fragment="partials/_feedback_detail.html",
+            status_code=status_code,
+            project=project,
+            item=item,
+            history=history,
+            emails=await feedback_items.assignee_emails(history),
+            members=await self.members.list(),
+            statuses=STATUSES,
+            types=TYPES,
+            errors=extra.pop("errors", {}),
+            similar=similar,
+            similar_note=similar_note,
+            duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
+            attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
+            linked_issues=linked,
+            conversation=await conversation_of(feedback_items, project, SubjectKind.FEEDBACK, item.id),
+            can_reward=subscription_of(item) is not None,
+            reward=await beside(request, feedback_items, Rewards).of(item),
+            notify_confirmed=await _notify_confirmed(feedback_items, item),
+            linked_idea=await triage.idea_of(item.id),
+            idea_choices=await triage.linkable(),
+            can_file=[
+                tracker
+                for name, tracker in TRACKERS.items()
+                if name in set_up and not any(issue.tracker == name for issue in linked)
+            ],
+            **extra,
+        )
+
+
 class FeedbackController(Controller):
     path = "/projects/{project_id:str}/feedback"
     include_in_schema = False
@@ -140,6 +194,7 @@ class FeedbackController(Controller):
         "feedback_items": provide(FeedbackItems),
         "insights": provide(Insights),
         "members": provide(Members),
+        "item_page": Provide(ItemPage, sync_to_thread=False),
     }
 
     async def _list(
@@ -232,74 +287,8 @@ class FeedbackController(Controller):
         return go_to(request, feedback_url(project) + (f"?{back}" if back else ""))
 
     @get("/{feedback_id:uuid}")
-    async def detail(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        feedback_id: UUID,
-    ) -> Any:
-        return await self._detail(
-            request,
-            project,
-            feedback_items,
-            await feedback_items.get(feedback_id),
-            insights=insights,
-            members=members,
-        )
-
-    async def _detail(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        item: FeedbackItem,
-        *,
-        insights: Insights,
-        members: Members,
-        status_code: int = 200,
-        **extra: Any,
-    ) -> Any:
-        history = await feedback_items.history(item)
-        similar, similar_note = await similar_of(insights, item)
-        linked = (
-            await LinkedIssues(feedback_items.session, feedback_items.scope, project).of_items([item.id])
-        ).get(item.id, [])
-        set_up = await trackers_of(request, feedback_items).all()
-        triage = ideas_of(request, feedback_items, IdeaTriage)
-        return render(
-            request,
-            "feedback_item.html",
-            fragment="partials/_feedback_detail.html",
-            status_code=status_code,
-            project=project,
-            item=item,
-            history=history,
-            emails=await feedback_items.assignee_emails(history),
-            members=await members.list(),
-            statuses=STATUSES,
-            types=TYPES,
-            errors=extra.pop("errors", {}),
-            similar=similar,
-            similar_note=similar_note,
-            duplicate_count=(await feedback_items.duplicate_counts([item])).get(item.id, 0),
-            attachments=(await feedback_attachments(feedback_items).of_items([item.id])).get(item.id, []),
-            linked_issues=linked,
-            conversation=await conversation_of(feedback_items, project, SubjectKind.FEEDBACK, item.id),
-            can_reward=subscription_of(item) is not None,
-            reward=await rewards_of(request, feedback_items).of(item),
-            notify_confirmed=await _notify_confirmed(feedback_items, item),
-            linked_idea=await triage.idea_of(item.id),
-            idea_choices=await triage.linkable(),
-            can_file=[
-                tracker
-                for name, tracker in TRACKERS.items()
-                if name in set_up and not any(issue.tracker == name for issue in linked)
-            ],
-            **extra,
-        )
+    async def detail(self, feedback_items: FeedbackItems, item_page: ItemPage, feedback_id: UUID) -> Any:
+        return await item_page.show(await feedback_items.get(feedback_id))
 
     @get("/{feedback_id:uuid}/attachments/{attachment_id:uuid}")
     async def attachment(
@@ -312,14 +301,7 @@ class FeedbackController(Controller):
 
     @post("/{feedback_id:uuid}", opt=TRIAGE)
     async def update(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        feedback_id: UUID,
-        data: Form[FeedbackForm],
+        self, feedback_items: FeedbackItems, item_page: ItemPage, feedback_id: UUID, data: Form[FeedbackForm]
     ) -> Any:
         item = await feedback_items.get(feedback_id)
         form = data.given("status", "type", "resolution_note", "assignee")
@@ -327,61 +309,34 @@ class FeedbackController(Controller):
             form["resolution_note"] = form["resolution_note"].strip() or None
         if "assignee" in form:
             form["assignee"] = form["assignee"] or None
-        return await self._change(request, project, feedback_items, insights, members, item, form)
+        return await self._change(feedback_items, item_page, item, form)
 
     @post("/{feedback_id:uuid}/duplicate", opt=TRIAGE)
     async def mark_duplicate(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        feedback_id: UUID,
-        data: Form[FeedbackForm],
+        self, feedback_items: FeedbackItems, item_page: ItemPage, feedback_id: UUID, data: Form[FeedbackForm]
     ) -> Any:
         """ "Mark as duplicate" on a row of Similar feedback (this item repeats that one: it is closed), or
         "Not a duplicate" (an empty original)."""
         item = await feedback_items.get(feedback_id)
         form = {"duplicate_of": data.duplicate_of or None}
-        return await self._change(request, project, feedback_items, insights, members, item, form)
+        return await self._change(feedback_items, item_page, item, form)
 
     async def _change(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        item: FeedbackItem,
-        form: dict[str, Any],
+        self, feedback_items: FeedbackItems, item_page: ItemPage, item: FeedbackItem, form: dict[str, Any]
     ) -> Any:
         """Apply a form's changes to the item and show it again: saved, or 400 naming the field."""
         try:
             await feedback_items.update(item, checked_changes(form))
         except InvalidRequest as exc:
-            return await self._detail(
-                request,
-                project,
-                feedback_items,
-                item,
-                insights=insights,
-                members=members,
-                status_code=400,
-                errors={exc.field: exc.details},
-            )
-        return await self._detail(
-            request, project, feedback_items, item, insights=insights, members=members, saved=True
-        )
+            return await item_page.show(item, status_code=400, errors={exc.field: exc.details})
+        return await item_page.show(item, saved=True)
 
     @post("/{feedback_id:uuid}/issues/{tracker:str}", opt=TRIAGE)
     async def file_issue(
         self,
         request: HTMXRequest,
-        project: Project,
         feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
+        item_page: ItemPage,
         feedback_id: UUID,
         tracker: str,
     ) -> Any:
@@ -390,36 +345,19 @@ class FeedbackController(Controller):
         item = await feedback_items.get(feedback_id)
         chosen = tracker_named(tracker)
         try:
-            await trackers_of(request, feedback_items).file_issue(chosen, item)
+            await beside(request, feedback_items, TrackerIntegrations).file_issue(chosen, item)
         except ApiError as exc:
-            return await self._detail(
-                request,
-                project,
-                feedback_items,
-                item,
-                insights=insights,
-                members=members,
-                status_code=exc.status_code,
-                issue_error=exc.details.removeprefix("tracker: "),
+            return await item_page.show(
+                item, status_code=exc.status_code, issue_error=exc.details.removeprefix("tracker: ")
             )
-        return await self._detail(
-            request,
-            project,
-            feedback_items,
-            item,
-            insights=insights,
-            members=members,
-            issue_filed=f"The {chosen.label} issue is filed.",
-        )
+        return await item_page.show(item, issue_filed=f"The {chosen.label} issue is filed.")
 
     @post("/{feedback_id:uuid}/idea", opt=TRIAGE)
     async def link_idea(
         self,
         request: HTMXRequest,
-        project: Project,
         feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
+        item_page: ItemPage,
         feedback_id: UUID,
         data: Form[LinkIdeaForm],
     ) -> Any:
@@ -433,39 +371,22 @@ class FeedbackController(Controller):
             if len(title) > TITLE_LENGTH:
                 raise InvalidRequest("title", f"at most {TITLE_LENGTH} characters")
             idea_id = None if title else parse_uuid(data.idea_id, "idea_id")
-            idea = await ideas_of(request, feedback_items, Ideas).link_feedback(
-                item.id, idea_id, title or None
-            )
+            idea = await beside(request, feedback_items, Ideas).link_feedback(item.id, idea_id, title or None)
         except InvalidRequest as exc:
-            return await self._detail(
-                request,
-                project,
-                feedback_items,
+            return await item_page.show(
                 item,
-                insights=insights,
-                members=members,
                 status_code=400,
                 idea_error=exc.details.removeprefix(f"{exc.field}: "),
                 idea_title=title,
             )
-        return await self._detail(
-            request,
-            project,
-            feedback_items,
-            item,
-            insights=insights,
-            members=members,
-            idea_linked=f"Linked to “{idea.title}”.",
-        )
+        return await item_page.show(item, idea_linked=f"Linked to “{idea.title}”.")
 
     @post("/{feedback_id:uuid}/rewards", opt=TRIAGE)
     async def thank_with_discount(
         self,
         request: HTMXRequest,
-        project: Project,
         feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
+        item_page: ItemPage,
         feedback_id: UUID,
         data: Form[RewardForm],
     ) -> Any:
@@ -473,28 +394,15 @@ class FeedbackController(Controller):
         words (and nothing is recorded)."""
         item = await feedback_items.get(feedback_id)
         try:
-            await rewards_of(request, feedback_items).thank(item.id, data.coupon)
+            await beside(request, feedback_items, Rewards).thank(item.id, data.coupon)
         except ApiError as exc:
-            return await self._detail(
-                request,
-                project,
-                feedback_items,
+            return await item_page.show(
                 item,
-                insights=insights,
-                members=members,
                 status_code=exc.status_code,
                 reward_error=exc.details.removeprefix("coupon: "),
                 coupon=data.coupon,
             )
-        return await self._detail(
-            request,
-            project,
-            feedback_items,
-            item,
-            insights=insights,
-            members=members,
-            reward_applied="The discount is applied to their subscription.",
-        )
+        return await item_page.show(item, reward_applied="The discount is applied to their subscription.")
 
     @post("/{feedback_id:uuid}/status", opt=TRIAGE)
     async def row_status(
@@ -520,32 +428,16 @@ class FeedbackController(Controller):
         return go_to(request, feedback_url(project))
 
     @post("/{feedback_id:uuid}/archive", opt=TRIAGE)
-    async def archive(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        feedback_id: UUID,
-    ) -> Any:
+    async def archive(self, feedback_items: FeedbackItems, item_page: ItemPage, feedback_id: UUID) -> Any:
         item = await feedback_items.get(feedback_id)
         await feedback_items.update(item, {"archived": True})
-        return await self._detail(request, project, feedback_items, item, insights=insights, members=members)
+        return await item_page.show(item)
 
     @post("/{feedback_id:uuid}/restore", opt=TRIAGE)
-    async def restore(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        feedback_items: FeedbackItems,
-        insights: Insights,
-        members: Members,
-        feedback_id: UUID,
-    ) -> Any:
+    async def restore(self, feedback_items: FeedbackItems, item_page: ItemPage, feedback_id: UUID) -> Any:
         item = await feedback_items.get(feedback_id)
         await feedback_items.update(item, {"archived": False})
-        return await self._detail(request, project, feedback_items, item, insights=insights, members=members)
+        return await item_page.show(item)
 
     @get("/{feedback_id:uuid}/delete", opt=ADMIN)
     async def purge_page(
@@ -570,28 +462,20 @@ class FeedbackController(Controller):
         return go_to(request, feedback_url(project))
 
 
-def rewards_of(request: HTMXRequest, feedback_items: FeedbackItems) -> Rewards:
-    """Thank-you discounts of the project, in the same session and scope."""
-    settings: Settings = request.app.state.settings
-    return build(Rewards, feedback_items.session, feedback_items.scope, feedback_items.project, settings)
+ProjectService = TypeVar("ProjectService", bound=ProjectScoped)
 
 
-IdeasService = TypeVar("IdeasService", Ideas, IdeaTriage)
-
-
-def ideas_of(
-    request: HTMXRequest, feedback_items: FeedbackItems, service: type[IdeasService]
-) -> IdeasService:
-    """The project's ideas, in the same session and scope."""
-    settings: Settings = request.app.state.settings
-    return build(service, feedback_items.session, feedback_items.scope, feedback_items.project, settings)
-
-
-def trackers_of(request: HTMXRequest, feedback_items: FeedbackItems) -> TrackerIntegrations:
-    """The project's issue trackers, in the same session and scope."""
-    settings: Settings = request.app.state.settings
+def beside(
+    request: HTMXRequest, feedback_items: FeedbackItems, service: type[ProjectService]
+) -> ProjectService:
+    """Another service of the project (its ideas, issue trackers, thank-you discounts), in the same
+    session and scope."""
     return build(
-        TrackerIntegrations, feedback_items.session, feedback_items.scope, feedback_items.project, settings
+        service,
+        feedback_items.session,
+        feedback_items.scope,
+        feedback_items.project,
+        request_settings(request),
     )
 
 

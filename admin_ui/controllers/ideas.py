@@ -17,6 +17,7 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 
 from admin_ui.forms import Form
@@ -135,10 +136,55 @@ class MergeForm:
     into: str = ""
 
 
+@dataclass
+class IdeaPage:
+    """One idea's page and what it shows, so that a handler shows the idea again (saved, or with the
+    refusal beside its field) in one call."""
+
+    request: HTMXRequest
+    project: Project
+    ideas: Ideas
+    triage: IdeaTriage
+
+    async def show(self, idea: Idea, *, status_code: int = 200, **context: Any) -> Any:
+        voters, voter_total = await self.ideas.voters(idea, limit=VOTERS_SHOWN)
+        merge_q = self.request.query_params.get("merge_q", "").strip()
+        target = await self.ideas.get(idea.merged_into_id) if idea.merged_into_id else None
+        similar = [] if target else await self.triage.similar_to(idea)
+        return render(
+            self.request,
+            "idea.html",
+            fragment="partials/_idea_detail.html",
+            status_code=status_code,
+            project=self.project,
+            idea=idea,
+            tags=(await self.ideas.tags_of([idea]))[idea.id],
+            voters=voters,
+            voter_total=voter_total,
+            demand=await self.triage.demand(idea),
+            duplicates=await self.triage.merged_into(idea),
+            comments=await self.ideas.comments(idea, team=True),
+            merged_target=target,
+            similar=similar,
+            merge_q=merge_q,
+            found=await self.triage.titled(merge_q, exclude=idea.id) if merge_q and not target else [],
+            statuses=STATUSES,
+            status_labels=STATUS_LABELS,
+            portal=portal_of(self.project),
+            errors=context.pop("errors", {}),
+            values=context.pop("values", {}),
+            **context,
+        )
+
+
 class IdeasController(Controller):
     path = "/projects/{project_id:str}/ideas"
     include_in_schema = False
-    dependencies = {"ideas": provide(Ideas), "triage": provide(IdeaTriage)}
+    dependencies = {
+        "ideas": provide(Ideas),
+        "triage": provide(IdeaTriage),
+        "idea_page": Provide(IdeaPage, sync_to_thread=False),
+    }
 
     async def _board(
         self,
@@ -266,64 +312,20 @@ class IdeasController(Controller):
         back = request.url.query
         return go_to(request, ideas_url(project) + (f"?{back}" if back else ""))
 
-    async def _detail(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        ideas: Ideas,
-        triage: IdeaTriage,
-        idea: Idea,
-        *,
-        status_code: int = 200,
-        **context: Any,
-    ) -> Any:
-        voters, voter_total = await ideas.voters(idea, limit=VOTERS_SHOWN)
-        merge_q = request.query_params.get("merge_q", "").strip()
-        target = await ideas.get(idea.merged_into_id) if idea.merged_into_id else None
-        similar = [] if target else await triage.similar_to(idea)
-        return render(
-            request,
-            "idea.html",
-            fragment="partials/_idea_detail.html",
-            status_code=status_code,
-            project=project,
-            idea=idea,
-            tags=(await ideas.tags_of([idea]))[idea.id],
-            voters=voters,
-            voter_total=voter_total,
-            demand=await triage.demand(idea),
-            duplicates=await triage.merged_into(idea),
-            comments=await ideas.comments(idea, team=True),
-            merged_target=target,
-            similar=similar,
-            merge_q=merge_q,
-            found=await triage.titled(merge_q, exclude=idea.id) if merge_q and not target else [],
-            statuses=STATUSES,
-            status_labels=STATUS_LABELS,
-            portal=portal_of(project),
-            errors=context.pop("errors", {}),
-            values=context.pop("values", {}),
-            **context,
-        )
-
     @get("/{idea_id:uuid}")
-    async def detail(
-        self, request: HTMXRequest, project: Project, ideas: Ideas, triage: IdeaTriage, idea_id: UUID
-    ) -> Any:
+    async def detail(self, request: HTMXRequest, ideas: Ideas, idea_page: IdeaPage, idea_id: UUID) -> Any:
         notice = (
             "Merged: the votes and linked feedback moved here."
             if request.query_params.get("merged")
             else None
         )
-        return await self._detail(request, project, ideas, triage, await ideas.get(idea_id), notice=notice)
+        return await idea_page.show(await ideas.get(idea_id), notice=notice)
 
     @post("/{idea_id:uuid}", opt=TRIAGE)
     async def save(
         self,
-        request: HTMXRequest,
-        project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
+        idea_page: IdeaPage,
         idea_id: UUID,
         data: Form[IdeaForm],
     ) -> Any:
@@ -332,17 +334,13 @@ class IdeasController(Controller):
         try:
             await ideas.update(idea, patch_of(data.changes()))
         except InvalidRequest as exc:  # refused before anything changed
-            return await self._detail(
-                request,
-                project,
-                ideas,
-                triage,
+            return await idea_page.show(
                 idea,
                 status_code=400,
                 errors={exc.field: exc.details.removeprefix(f"{exc.field}: ")},
                 values={k: v for k, v in vars(data).items() if v is not msgspec.UNSET},
             )
-        return await self._detail(request, project, ideas, triage, idea, saved="Saved.")
+        return await idea_page.show(idea, saved="Saved.")
 
     @get("/{idea_id:uuid}/delete", opt=ADMIN)
     async def confirm_delete(
@@ -372,19 +370,15 @@ class IdeasController(Controller):
     @post("/{idea_id:uuid}/pin", opt=TRIAGE)
     async def pin(
         self,
-        request: HTMXRequest,
-        project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
+        idea_page: IdeaPage,
         idea_id: UUID,
         data: Form[PinForm],
     ) -> Any:
         """ "Pin" keeps the idea at the top of the portal's lists; "Unpin" lets it sort with the rest."""
         idea = await ideas.get(idea_id)
         await ideas.update(idea, IdeaPatchBody(pinned=data.pinned == "true"))
-        return await self._detail(
-            request, project, ideas, triage, idea, saved="Pinned." if idea.pinned else "Unpinned."
-        )
+        return await idea_page.show(idea, saved="Pinned." if idea.pinned else "Unpinned.")
 
     @post("/{idea_id:uuid}/merge", opt=TRIAGE)
     async def merge(
@@ -392,7 +386,7 @@ class IdeasController(Controller):
         request: HTMXRequest,
         project: Project,
         ideas: Ideas,
-        triage: IdeaTriage,
+        idea_page: IdeaPage,
         idea_id: UUID,
         data: Form[MergeForm],
     ) -> Any:
@@ -402,11 +396,7 @@ class IdeasController(Controller):
         try:
             target = await ideas.merge(idea, parse_uuid_field(data.into, "into"))
         except InvalidRequest as exc:
-            return await self._detail(
-                request,
-                project,
-                ideas,
-                triage,
+            return await idea_page.show(
                 idea,
                 status_code=400,
                 errors={"into": exc.details.removeprefix("into: ")},

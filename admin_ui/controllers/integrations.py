@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -76,26 +77,19 @@ def interval_in_words(seconds: int) -> str:
     return f"every {seconds} seconds"
 
 
-class IntegrationsController(Controller):
-    path = "/projects/{project_id:str}/integrations"
-    include_in_schema = False
-    dependencies = {
-        "stripe": provide(StripeIntegrations),
-        "mintlify": provide(MintlifyIntegrations),
-        "trackers": provide(TrackerIntegrations),
-    }
+@dataclass
+class IntegrationsPage:
+    """The integrations page and the services it shows, so that a handler shows it again (saved, or with
+    the refusal beside its field) in one call."""
 
-    async def _page(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
-        *,
-        status_code: int = 200,
-        **context: Any,
-    ) -> Any:
+    request: HTMXRequest
+    project: Project
+    stripe: StripeIntegrations
+    mintlify: MintlifyIntegrations
+    trackers: TrackerIntegrations
+
+    async def show(self, *, status_code: int = 200, **context: Any) -> Any:
+        request, stripe, trackers = self.request, self.stripe, self.trackers
         settings: Settings = request.app.state.settings
         stripe_integration = await stripe.find()
         polar_integration = await polar_of(stripe).find()
@@ -105,7 +99,7 @@ class IntegrationsController(Controller):
             "integrations.html",
             fragment="partials/_integrations.html",
             status_code=status_code,
-            project=project,
+            project=self.project,
             stripe_url=None
             if stripe_integration is None
             else webhook_url(settings.base_url, stripe_integration),
@@ -114,7 +108,7 @@ class IntegrationsController(Controller):
             polar_url=None
             if polar_integration is None
             else polar_integrations.webhook_url(settings.base_url, polar_integration),
-            mintlify_integration=await mintlify.find(),
+            mintlify_integration=await self.mintlify.find(),
             trackers=[
                 (
                     tracker,
@@ -131,25 +125,26 @@ class IntegrationsController(Controller):
             **context,
         )
 
+
+class IntegrationsController(Controller):
+    path = "/projects/{project_id:str}/integrations"
+    include_in_schema = False
+    dependencies = {
+        "stripe": provide(StripeIntegrations),
+        "mintlify": provide(MintlifyIntegrations),
+        "trackers": provide(TrackerIntegrations),
+        "page": Provide(IntegrationsPage, sync_to_thread=False),
+    }
+
     @get("/")
-    async def integrations_page(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
-    ) -> Any:
-        return await self._page(request, project, stripe, mintlify, trackers)
+    async def integrations_page(self, page: IntegrationsPage) -> Any:
+        return await page.show()
 
     @post("/stripe")
     async def save_stripe(
         self,
-        request: HTMXRequest,
-        project: Project,
         stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         data: Form[StripeForm],
     ) -> Any:
         secret, api_key = data.signing_secret.strip(), data.stripe_api_key.strip() or None
@@ -160,32 +155,20 @@ class IntegrationsController(Controller):
         if errors.get("signing_secret"):
             errors["signing_secret"] = "Paste the signing secret from Stripe: it begins with whsec_"
         if errors:
-            return await self._page(
-                request, project, stripe, mintlify, trackers, status_code=400, errors=errors
-            )
+            return await page.show(status_code=400, errors=errors)
         await stripe.enable(secret, api_key)
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is connected.")
+        return await page.show(saved="Stripe is connected.")
 
     @post("/stripe/remove")
-    async def remove_stripe(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
-    ) -> Any:
+    async def remove_stripe(self, stripe: StripeIntegrations, page: IntegrationsPage) -> Any:
         await stripe.remove()
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Stripe is removed.")
+        return await page.show(saved="Stripe is removed.")
 
     @post("/polar")
     async def save_polar(
         self,
-        request: HTMXRequest,
-        project: Project,
         stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         data: Form[PolarForm],
     ) -> Any:
         secret, api_key = data.polar_webhook_secret.strip(), data.polar_api_key.strip() or None
@@ -193,59 +176,40 @@ class IntegrationsController(Controller):
         labels = {"polar_webhook_secret": "webhook_secret", "polar_api_key": "api_key"}
         errors = body_errors(values, PolarIntegrationBody, labels)
         if errors:
-            return await self._page(
-                request, project, stripe, mintlify, trackers, status_code=400, errors=errors
-            )
+            return await page.show(status_code=400, errors=errors)
         await polar_of(stripe).enable(secret, api_key)
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Polar is connected.")
+        return await page.show(saved="Polar is connected.")
 
     @post("/polar/remove")
-    async def remove_polar(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
-    ) -> Any:
+    async def remove_polar(self, stripe: StripeIntegrations, page: IntegrationsPage) -> Any:
         await polar_of(stripe).remove()
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Polar is removed.")
+        return await page.show(saved="Polar is removed.")
 
     @post("/mintlify")
     async def save_mintlify(
         self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         data: Form[MintlifyForm],
     ) -> Any:
         values = {"project_id": data.mintlify_project_id.strip(), "api_key": data.api_key.strip()}
         labels = {"mintlify_project_id": "project_id", "api_key": "api_key"}
         errors = body_errors(values, MintlifyIntegrationBody, labels)
         if errors:
-            return await self._page(
-                request,
-                project,
-                stripe,
-                mintlify,
-                trackers,
+            return await page.show(
                 status_code=400,
                 errors=errors,
                 mintlify_project_id=data.mintlify_project_id,
             )
         await mintlify.enable(values["project_id"], values["api_key"])
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Mintlify is connected.")
+        return await page.show(saved="Mintlify is connected.")
 
     @post("/mintlify/sync")
     async def sync_mintlify(
         self,
         request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
         mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         db_session: AsyncSession,
     ) -> Any:
         integration = await mintlify.get()
@@ -256,31 +220,21 @@ class IntegrationsController(Controller):
             )
         except MintlifyError:
             await db_session.refresh(integration)
-            return await self._page(request, project, stripe, mintlify, trackers, sync_failed=True)
+            return await page.show(sync_failed=True)
         await db_session.refresh(integration)
         synced = f"Imported {imported} new feedback item{'s' if imported != 1 else ''}."
-        return await self._page(request, project, stripe, mintlify, trackers, synced=synced)
+        return await page.show(synced=synced)
 
     @post("/mintlify/remove")
-    async def remove_mintlify(
-        self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
-        trackers: TrackerIntegrations,
-    ) -> Any:
+    async def remove_mintlify(self, mintlify: MintlifyIntegrations, page: IntegrationsPage) -> Any:
         await mintlify.remove()
-        return await self._page(request, project, stripe, mintlify, trackers, saved="Mintlify is removed.")
+        return await page.show(saved="Mintlify is removed.")
 
     @post("/{tracker:str}")
     async def save_tracker(
         self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
         trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         tracker: str,
         data: Form[dict[str, str]],
     ) -> Any:
@@ -298,22 +252,12 @@ class IntegrationsController(Controller):
             except UpstreamError as exc:
                 errors = {chosen.form[-1].name: exc.details}
             else:
-                return await self._page(
-                    request,
-                    project,
-                    stripe,
-                    mintlify,
-                    trackers,
+                return await page.show(
                     saved=f"{chosen.label} is connected.",
                     tracker_secret=(chosen.kind.value, secret),
                 )
         shown = {name: data.get(name, "") for name, key in labels.items() if key != chosen.credential}
-        return await self._page(
-            request,
-            project,
-            stripe,
-            mintlify,
-            trackers,
+        return await page.show(
             status_code=400,
             errors=errors,
             tracker_values={chosen.kind.value: shown},
@@ -322,15 +266,10 @@ class IntegrationsController(Controller):
     @post("/{tracker:str}/remove")
     async def remove_tracker(
         self,
-        request: HTMXRequest,
-        project: Project,
-        stripe: StripeIntegrations,
-        mintlify: MintlifyIntegrations,
         trackers: TrackerIntegrations,
+        page: IntegrationsPage,
         tracker: str,
     ) -> Any:
         chosen = tracker_named(tracker)
         await trackers.remove(chosen)
-        return await self._page(
-            request, project, stripe, mintlify, trackers, saved=f"{chosen.label} is removed."
-        )
+        return await page.show(saved=f"{chosen.label} is removed.")

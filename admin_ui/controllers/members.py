@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.plugins.htmx import HTMXRequest
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,53 +47,61 @@ def inviter(me: ConsoleUser, scope: OrgScope) -> Inviter:
     return Inviter(me.user_id, me.email, me.language, scope, me.org_name)
 
 
-class MembersController(Controller):
-    path = "/members"
-    include_in_schema = False
-    dependencies = {"members": provide(Members), "invitations": provide(Invitations)}
+@dataclass
+class MembersPage:
+    """The members page and what it lists, so that a handler shows it again (changed, or with the refusal
+    beside its field) in one call."""
 
-    async def _page(
-        self,
-        request: HTMXRequest,
-        members: Members,
-        invitations: Invitations,
-        me: ConsoleUser,
-        *,
-        status_code: int = 200,
-        **context: Any,
-    ) -> Any:
+    request: HTMXRequest
+    members: Members
+    invitations: Invitations
+    me: ConsoleUser
+
+    async def show(self, *, status_code: int = 200, **context: Any) -> Any:
         context.setdefault("errors", {})
         context.setdefault("values", {"role": Role.MEMBER.value})
         return render(
-            request,
+            self.request,
             "members.html",
             fragment="partials/_members.html",
             status_code=status_code,
-            members=await members.list(),
-            invitations=await invitations.pending() if me.is_owner else [],
+            members=await self.members.list(),
+            invitations=await self.invitations.pending() if self.me.is_owner else [],
             now=utc_now(),
             roles=[r.value for r in Role],
             **context,
         )
 
+    async def issued(self, issued: IssuedInvitation) -> Any:
+        """The page after an invitation is sent (again): its link, and whether it was mailed."""
+        settings: Settings = self.request.app.state.settings
+        return await self.show(
+            invitation_link=invitation_link(settings, issued),
+            invited=issued.record,
+            mailed=settings.sends_mail,
+        )
+
+
+class MembersController(Controller):
+    path = "/members"
+    include_in_schema = False
+    dependencies = {
+        "members": provide(Members),
+        "invitations": provide(Invitations),
+        "page": Provide(MembersPage, sync_to_thread=False),
+    }
+
     @get("/")
-    async def members(
-        self,
-        request: HTMXRequest,
-        members: Members,
-        invitations: Invitations,
-        me: ConsoleUser,
-    ) -> Any:
-        return await self._page(request, members, invitations, me)
+    async def members(self, page: MembersPage) -> Any:
+        return await page.show()
 
     @post("/invitations", opt=INVITING)
     async def invite(
         self,
         request: HTMXRequest,
         db_session: AsyncSession,
-        members: Members,
-        invitations: Invitations,
         me: ConsoleUser,
+        page: MembersPage,
         data: Form[InviteForm],
     ) -> Any:
         settings: Settings = request.app.state.settings
@@ -101,84 +110,47 @@ class MembersController(Controller):
                 db_session, settings, inviter(me, request.auth), email=data.email, role=data.role
             )
         except InvalidRequest as exc:
-            return await self._page(
-                request,
-                members,
-                invitations,
-                me,
-                status_code=400,
-                errors=field_error(exc),
-                values=form_values(data),
-            )
-        return await self._issued(request, members, invitations, me, issued)
+            return await page.show(status_code=400, errors=field_error(exc), values=form_values(data))
+        return await page.issued(issued)
 
     @post("/invitations/{invitation_id:uuid}/resend", opt=INVITING)
     async def resend_invitation(
         self,
         request: HTMXRequest,
         db_session: AsyncSession,
-        members: Members,
-        invitations: Invitations,
         me: ConsoleUser,
+        page: MembersPage,
         invitation_id: UUID,
     ) -> Any:
         settings: Settings = request.app.state.settings
         issued = await invite_again(db_session, settings, inviter(me, request.auth), invitation_id)
-        return await self._issued(request, members, invitations, me, issued)
-
-    async def _issued(
-        self,
-        request: HTMXRequest,
-        members: Members,
-        invitations: Invitations,
-        me: ConsoleUser,
-        issued: IssuedInvitation,
-    ) -> Any:
-        settings: Settings = request.app.state.settings
-        return await self._page(
-            request,
-            members,
-            invitations,
-            me,
-            invitation_link=invitation_link(settings, issued),
-            invited=issued.record,
-            mailed=settings.sends_mail,
-        )
+        return await page.issued(issued)
 
     @post("/invitations/{invitation_id:uuid}/cancel", opt=OWNER_ONLY)
     async def cancel_invitation(
         self,
-        request: HTMXRequest,
-        members: Members,
         invitations: Invitations,
-        me: ConsoleUser,
+        page: MembersPage,
         invitation_id: UUID,
     ) -> Any:
         await invitations.cancel(invitation_id)
-        return await self._page(request, members, invitations, me)
+        return await page.show()
 
     @post("/{membership_id:uuid}/role", opt=OWNER_ONLY)
     async def change_role(
         self,
-        request: HTMXRequest,
         members: Members,
-        invitations: Invitations,
-        me: ConsoleUser,
+        page: MembersPage,
         membership_id: UUID,
         data: Form[RoleForm],
     ) -> Any:
         try:
             await members.change_role(membership_id, data.role)
         except InvalidRequest as exc:
-            return await self._page(
-                request,
-                members,
-                invitations,
-                me,
-                status_code=400,
-                member_errors={str(membership_id): field_error(exc)["role"]},
+            return await page.show(
+                status_code=400, member_errors={str(membership_id): field_error(exc)["role"]}
             )
-        return await self._page(request, members, invitations, me)
+        return await page.show()
 
     @post("/{membership_id:uuid}/remove", opt=OWNER_ONLY)
     async def remove(
@@ -186,8 +158,8 @@ class MembersController(Controller):
         request: HTMXRequest,
         db_session: AsyncSession,
         members: Members,
-        invitations: Invitations,
         me: ConsoleUser,
+        page: MembersPage,
         membership_id: UUID,
     ) -> Any:
         user_id = (await members.get(membership_id)).user_id
@@ -196,15 +168,10 @@ class MembersController(Controller):
             await members.remove(membership_id)
             await unassign_member(db_session, request.auth, user_id)
         except InvalidRequest as exc:
-            return await self._page(
-                request,
-                members,
-                invitations,
-                me,
-                status_code=400,
-                member_errors={str(membership_id): field_error(exc)["role"]},
+            return await page.show(
+                status_code=400, member_errors={str(membership_id): field_error(exc)["role"]}
             )
         if leaving:
             request.clear_session()
             return go_to(request, "/login")
-        return await self._page(request, members, invitations, me)
+        return await page.show()

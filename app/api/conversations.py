@@ -13,8 +13,8 @@ from app.conversations.service import Conversations
 from app.db.ids import parse_uuid
 from app.dependencies import provide
 from app.errors import error_responses
+from app.request_checks.message_after import After
 from app.schemas.conversations import (
-    MESSAGE_ID_LIMIT,
     ConversationList,
     ConversationMessageBody,
     ConversationOut,
@@ -22,15 +22,6 @@ from app.schemas.conversations import (
 )
 from app.schemas.pagination import Pagination
 from tenants.scope import OrgScope
-
-After = Annotated[
-    int,
-    Parameter(
-        ge=0,
-        le=MESSAGE_ID_LIMIT,
-        description="Only the messages after this message id (a poll, a resume); 0: all of them.",
-    ),
-]
 
 Unread = Annotated[
     bool,

@@ -5,6 +5,7 @@ in the answer to saving it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Controller, Request, delete, get, post, put
@@ -12,6 +13,7 @@ from litestar import Controller, Request, delete, get, post, put
 from app.dependencies import provide, request_settings
 from app.errors import UpstreamError, error_responses
 from app.integrations import polar_integrations, stripe_integrations
+from app.integrations.cancellations import Billing
 from app.integrations.mintlify_api import MintlifyError
 from app.integrations.mintlify_integrations import (
     SYNC_SECONDS,
@@ -34,6 +36,13 @@ from app.schemas.integrations import (
 )
 
 
+def billing_out(
+    request: Request[Any, Any, Any], integration: Billing, url_of: Callable[[str, Billing], str]
+) -> BillingIntegrationOut:
+    """A billing integration (Stripe, Polar) as answered: with the webhook URL to give the platform."""
+    return BillingIntegrationOut.of(integration, url_of(request_settings(request).base_url, integration))
+
+
 class StripeIntegrationController(Controller):
     path = "/projects/{project_id:str}/integrations/stripe"
     tags = ["Integrations"]
@@ -49,9 +58,7 @@ class StripeIntegrationController(Controller):
     ) -> BillingIntegrationOut:
         """Stores the secret encrypted; enabling again keeps the webhook URL to give Stripe."""
         integration = await stripe.enable(data.signing_secret, data.api_key)
-        return BillingIntegrationOut.of(
-            integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
-        )
+        return billing_out(request, integration, stripe_integrations.webhook_url)
 
     @get(
         "/",
@@ -63,9 +70,7 @@ class StripeIntegrationController(Controller):
     ) -> BillingIntegrationOut:
         """Not found while the project has no Stripe integration."""
         integration = await stripe.get()
-        return BillingIntegrationOut.of(
-            integration, stripe_integrations.webhook_url(request_settings(request).base_url, integration)
-        )
+        return billing_out(request, integration, stripe_integrations.webhook_url)
 
     @delete(
         "/",
@@ -93,9 +98,7 @@ class PolarIntegrationController(Controller):
         """Stores the secret (and the optional API key) encrypted; enabling again keeps the webhook URL to
         give Polar."""
         integration = await polar.enable(data.webhook_secret, data.api_key)
-        return BillingIntegrationOut.of(
-            integration, polar_integrations.webhook_url(request_settings(request).base_url, integration)
-        )
+        return billing_out(request, integration, polar_integrations.webhook_url)
 
     @get(
         "/",
@@ -107,9 +110,7 @@ class PolarIntegrationController(Controller):
     ) -> BillingIntegrationOut:
         """Not found while the project has no Polar integration."""
         integration = await polar.get()
-        return BillingIntegrationOut.of(
-            integration, polar_integrations.webhook_url(request_settings(request).base_url, integration)
-        )
+        return billing_out(request, integration, polar_integrations.webhook_url)
 
     @delete(
         "/",

@@ -11,21 +11,20 @@ vector as the feedback search does, and ranks the project's visible ideas by cos
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from uuid import UUID
 
 import numpy as np
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Idea, IdeaStatus, IdeaVector
 from app.db.transactions import unit_of_work
 from app.insights.embedders import EmbeddingsUnavailable, normalised
-from app.insights.engine import InsightsEngine, insights_engine
-from app.insights.jobs import RETRY_DELAYS, Pace, languages_of
-from app.insights.vectors import centred, from_bytes, language_means, reference_means, to_bytes
-from app.operations.metrics import REQUEST_STATS
-from app.outbox import ClaimedJob, Outcome, enqueue
+from app.insights.engine import insights_engine
+from app.insights.vector_jobs import VectorSender, queue_vector_rows
+from app.insights.vectors import comparable, to_bytes
+from app.outbox import ClaimedJob, Outcome
 
 IDEA_EMBED_JOB = "idea_embed"
 MIN_SIMILARITY = 0.2
@@ -44,43 +43,24 @@ async def queue_idea_vectors(session: AsyncSession, ideas: Sequence[Idea]) -> No
     insights off nothing is queued."""
     if not ideas or not insights_engine().enabled:
         return
-    job = enqueue(session, IDEA_EMBED_JOB)
-    existing = {
-        row.idea_id: row
-        for row in await session.scalars(
-            select(IdeaVector).where(IdeaVector.idea_id.in_([idea.id for idea in ideas]))
-        )
-    }
-    for idea in ideas:
-        row = existing.get(idea.id)
-        if row is None:
-            session.add(IdeaVector(idea_id=idea.id, project_id=idea.project_id, job_id=job.id))
-        else:
-            row.job_id, row.vector = job.id, None
+    ids, projects = [idea.id for idea in ideas], {idea.id: idea.project_id for idea in ideas}
+    await queue_vector_rows(
+        session,
+        IDEA_EMBED_JOB,
+        ids,
+        select(IdeaVector).where(IdeaVector.idea_id.in_(ids)),
+        lambda row: row.idea_id,
+        lambda idea_id, job_id: IdeaVector(idea_id=idea_id, project_id=projects[idea_id], job_id=job_id),
+    )
 
 
-class IdeaEmbedSender:
+class IdeaEmbedSender(VectorSender):
     """The outbox handler of kind "idea_embed": each job's ideas embedded in one batch."""
 
     kind = IDEA_EMBED_JOB
     share = 2
 
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], engine: InsightsEngine) -> None:
-        self._session_maker = session_maker
-        self._engine = engine
-        self._pace = Pace(REQUEST_STATS.answered)
-
-    @property
-    def retry_delays(self) -> Sequence[float]:
-        return RETRY_DELAYS
-
-    async def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
-        for job in jobs:
-            async with self._pace.turn():
-                outcome = await self._embed(job)
-            yield job, outcome
-
-    async def _embed(self, job: ClaimedJob) -> Outcome:
+    async def embed_job(self, job: ClaimedJob) -> Outcome:
         async with self._session_maker() as session:
             rows = list(
                 await session.scalars(
@@ -93,21 +73,13 @@ class IdeaEmbedSender:
             found = [(idea.id, idea_text(idea)) for idea in rows]
         if not found:
             return Outcome(ok=True)
-        return await self.store(job.id, found)
-
-    async def store(self, job_id: UUID, found: list[tuple[UUID, str]]) -> Outcome:
-        texts = [text for _, text in found]
-        try:
-            vectors = await self._engine.embedder.embed(texts)
-        except EmbeddingsUnavailable as exc:
-            return Outcome(ok=False, error=str(exc)[:500])
-        languages = await asyncio.to_thread(languages_of, texts)
+        vectors, languages = await self.embed([text for _, text in found])
         async with unit_of_work(self._session_maker) as session:
             for (idea_id, _), vector, language in zip(found, vectors, languages, strict=True):
                 await session.execute(
                     update(IdeaVector)
-                    .where(IdeaVector.idea_id == idea_id, IdeaVector.job_id == job_id)
-                    .values(vector=to_bytes(vector), model=self._engine.embedder.name, text_language=language)
+                    .where(IdeaVector.idea_id == idea_id, IdeaVector.job_id == job.id)
+                    .values(vector=to_bytes(vector), model=self.model, text_language=language)
                     .execution_options(synchronize_session=False)
                 )
         return Outcome(ok=True)
@@ -157,10 +129,8 @@ async def similar_ideas(
         return []
 
     def rank() -> list[tuple[UUID, float]]:
-        matrix = np.stack([from_bytes(row.vector) for row in rows])
         languages = [row.text_language for row in rows]
-        means = language_means(matrix, languages, reference_means(engine.embedder.name))
-        ideas = centred(matrix, languages, means)
+        ideas, means = comparable([row.vector for row in rows], languages, engine.embedder.name)
         fallback = np.mean(list(means.values()), axis=0)
         query = normalised((asked.vector - means.get(asked.language, fallback))[None, :])[0]
         scores = ideas @ query

@@ -5,28 +5,23 @@ writes them. Items stored before insights existed (or before another embedder wa
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from datetime import timedelta
 from uuid import UUID
 
 from sqlalchemy import and_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 from uuid_utils.compat import uuid7
 
 from app.db.models import FeedbackEmbedding, FeedbackItem, ProjectInsight
 from app.db.transactions import unit_of_work
-from app.insights.embedders import EmbeddingsUnavailable
-from app.insights.engine import InsightsEngine, insights_engine
-from app.insights.languages import language_of
+from app.insights.engine import insights_engine
+from app.insights.vector_jobs import VectorSender, queue_vector_rows
 from app.insights.vectors import to_bytes
-from app.operations.metrics import REQUEST_STATS
-from app.outbox import ClaimedJob, Outcome, enqueue
+from app.outbox import ClaimedJob, Outcome
 from app.timestamps import utc_now
 
 logger = logging.getLogger("hearken.insights")
@@ -35,9 +30,6 @@ EMBED_JOB = "embed"
 BACKFILL_CHUNK = 16
 """Items per backfill job: a group of claimed jobs must end well within its lease on 2 busy cores."""
 LEASE_MARGIN = timedelta(seconds=10)
-RETRY_DELAYS = (10.0, 60.0, 300.0, 1800.0, 3600.0, 21600.0)
-PAUSE = 3.0
-"""After a job that overlapped requests, the next waits this many times the job's duration."""
 
 
 async def queue_embeddings(session: AsyncSession, items: Sequence[FeedbackItem]) -> None:
@@ -45,19 +37,15 @@ async def queue_embeddings(session: AsyncSession, items: Sequence[FeedbackItem])
     with insights off nothing is queued (a backfill catches up when they are turned on)."""
     if not items or not insights_engine().enabled:
         return
-    job = enqueue(session, EMBED_JOB)
-    existing = {
-        row.id: row
-        for row in await session.scalars(
-            select(FeedbackEmbedding).where(FeedbackEmbedding.id.in_([item.id for item in items]))
-        )
-    }
-    for item in items:
-        row = existing.get(item.id)
-        if row is None:
-            session.add(FeedbackEmbedding(id=item.id, project_id=item.project_id, job_id=job.id))
-        else:
-            row.job_id, row.vector = job.id, None
+    ids, projects = [item.id for item in items], {item.id: item.project_id for item in items}
+    await queue_vector_rows(
+        session,
+        EMBED_JOB,
+        ids,
+        select(FeedbackEmbedding).where(FeedbackEmbedding.id.in_(ids)),
+        lambda row: row.id,
+        lambda item_id, job_id: FeedbackEmbedding(id=item_id, project_id=projects[item_id], job_id=job_id),
+    )
 
 
 async def queue_backfill(session: AsyncSession, limit: int = 1024) -> int:
@@ -91,32 +79,16 @@ async def queue_backfill(session: AsyncSession, limit: int = 1024) -> int:
     return len(items)
 
 
-class EmbedSender:
+class EmbedSender(VectorSender):
     """The outbox handler of kind "embed": each job's items embedded in one batch and saved at once."""
 
     kind = EMBED_JOB
     share = 4
     """Embedding jobs one process holds at once, beside (not instead of) mail and webhooks; they embed
     one after another, paced (`Pace`)."""
+    lease_margin = LEASE_MARGIN
 
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], engine: InsightsEngine) -> None:
-        self._session_maker = session_maker
-        self._engine = engine
-        self._pace = Pace(REQUEST_STATS.answered)
-
-    @property
-    def retry_delays(self) -> Sequence[float]:
-        return RETRY_DELAYS
-
-    async def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
-        for job in jobs:
-            async with self._pace.turn():
-                if utc_now() > job.lease - LEASE_MARGIN:
-                    return  # the rest is taken again once the lease ends, rather than done twice
-                outcome = await self._embed(job)
-            yield job, outcome
-
-    async def _embed(self, job: ClaimedJob) -> Outcome:
+    async def embed_job(self, job: ClaimedJob) -> Outcome:
         async with self._session_maker() as session:
             rows = list(
                 await session.execute(
@@ -127,19 +99,13 @@ class EmbedSender:
             )
         if not rows:  # the items were deleted, or a newer job took them over
             return Outcome(ok=True)
-        texts = [row[2] for row in rows]
-        try:
-            vectors = await self._engine.embedder.embed(texts)
-        except EmbeddingsUnavailable as exc:
-            return Outcome(ok=False, error=str(exc)[:500])
-        # Off the event loop too: the detector's first call loads its model.
-        languages = await asyncio.to_thread(languages_of, texts)
+        vectors, languages = await self.embed([row[2] for row in rows])
         await self._save(job.id, rows, vectors, languages)
         return Outcome(ok=True)
 
     async def _save(self, job_id: UUID, rows: list, vectors, languages: list[str | None]) -> None:  # type: ignore[type-arg]
         now = utc_now()
-        name = self._engine.embedder.name
+        name = self.model
         async with unit_of_work(self._session_maker) as session:
             # The version moves first: its row lock orders the writers of one project, so a reader
             # that sees version V finds every vector written under V or before already committed.
@@ -159,40 +125,6 @@ class EmbedSender:
                     )
                     .execution_options(synchronize_session=False)
                 )  # fmt: skip
-
-
-class Pace:
-    """Embedding gives way to requests: after a job during which the process answered requests, the next
-    one waits PAUSE times as long as that job took. While requests keep coming, embedding takes at most
-    1 / (1 + PAUSE) of the time; an idle process embeds at full speed."""
-
-    def __init__(
-        self,
-        answered: Callable[[], float],
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
-        self._answered = answered
-        self._clock = clock
-        self._sleep = sleep
-        self._resume_at = 0.0
-        self._lock = asyncio.Lock()
-
-    @asynccontextmanager
-    async def turn(self) -> AsyncIterator[None]:
-        async with self._lock:  # one job at a time, however many the dispatcher runs
-            await self._sleep(max(0.0, self._resume_at - self._clock()))
-            answered, started = self._answered(), self._clock()
-            try:
-                yield
-            finally:
-                if self._answered() != answered:
-                    ended = self._clock()
-                    self._resume_at = ended + PAUSE * (ended - started)
-
-
-def languages_of(texts: Sequence[str]) -> list[str | None]:
-    return [language_of(text) for text in texts]
 
 
 async def bump_version(session: AsyncSession, project_id: UUID) -> int:

@@ -76,3 +76,13 @@ def centred(
     fallback = np.mean(list(means.values()), axis=0) if means else np.zeros(vectors.shape[1], np.float32)
     shift = np.stack([means.get(language, fallback) for language in languages])
     return normalised(vectors - shift)
+
+
+def comparable(
+    stored: Sequence[bytes], languages: Sequence[str | None], model: str
+) -> tuple[np.ndarray, dict[str | None, np.ndarray]]:
+    """Stored vectors (at least one) as they are compared: centred on their languages' means, drawn
+    towards the model's reference means; with those means, which centre a query too."""
+    vectors = np.stack([from_bytes(data) for data in stored])
+    means = language_means(vectors, languages, reference_means(model))
+    return centred(vectors, languages, means), means

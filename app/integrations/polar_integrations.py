@@ -7,19 +7,16 @@ the secret Polar showed for that endpoint, and stored once per event id.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from uuid import UUID
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackSource, PolarIntegration, Project
+from app.db.models import FeedbackSource, PolarIntegration
 from app.db.secret_box import SecretBox
-from app.errors import InvalidSignature, NotFound
-from app.integrations.claims import claim
+from app.errors import InvalidSignature
+from app.integrations.cancellations import integration_named, store_cancellation
 from app.integrations.integration_rows import IntegrationRows
 from app.integrations.polar_events import cancellation_feedback
 from app.integrations.polar_signature import verify_polar_signature
-from app.services.feedback_items import FeedbackItems
-from tenants.scope import operator_scope
 
 RECEIVER_PATH = "/api/v1/integrations/polar/{integration_id}"
 IMPORTER = "Polar import"
@@ -55,7 +52,7 @@ async def receive_polar_event(
     session: AsyncSession, box: SecretBox, integration_ref: str, body: bytes, headers: Mapping[str, str]
 ) -> bool:
     """Verify and store one delivery; True when it created a feedback item."""
-    integration = await _integration(session, integration_ref)
+    integration = await integration_named(session, PolarIntegration, "Polar", integration_ref)
     secret = box.open(integration.sealed_webhook_secret)
     if secret is None:
         raise InvalidSignature("the webhook secret can no longer be read here; save it again in Hearken")
@@ -63,24 +60,4 @@ async def receive_polar_event(
     feedback = cancellation_feedback(body, webhook_id)
     if feedback is None:
         return False
-    project = await session.get_one(Project, integration.project_id)
-    if not await claim(session, project.id, FeedbackSource.POLAR, feedback.event_id):
-        return False
-    await FeedbackItems(session, operator_scope(project.org_id, IMPORTER), project).create(
-        message=feedback.message,
-        source=FeedbackSource.POLAR,
-        submitted_by=feedback.submitted_by,
-        metadata=feedback.metadata,
-    )
-    return True
-
-
-async def _integration(session: AsyncSession, ref: str) -> PolarIntegration:
-    try:
-        integration_id = UUID(ref)
-    except ValueError:
-        integration_id = None
-    integration = None if integration_id is None else await session.get(PolarIntegration, integration_id)
-    if integration is None:
-        raise NotFound("no Polar integration with this id")
-    return integration
+    return await store_cancellation(session, integration.project_id, FeedbackSource.POLAR, IMPORTER, feedback)

@@ -6,19 +6,15 @@ that endpoint's signing secret, and stored once per event id.
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import FeedbackSource, Project, StripeIntegration
+from app.db.models import FeedbackSource, StripeIntegration
 from app.db.secret_box import SecretBox
-from app.errors import InvalidSignature, NotFound
-from app.integrations.claims import claim
+from app.errors import InvalidSignature
+from app.integrations.cancellations import integration_named, store_cancellation
 from app.integrations.integration_rows import IntegrationRows
 from app.integrations.stripe_events import cancellation_feedback
 from app.integrations.stripe_signature import verify_stripe_signature
-from app.services.feedback_items import FeedbackItems
-from tenants.scope import operator_scope
 
 RECEIVER_PATH = "/api/v1/integrations/stripe/{integration_id}"
 IMPORTER = "Stripe import"
@@ -54,7 +50,7 @@ async def receive_stripe_event(
     session: AsyncSession, box: SecretBox, integration_ref: str, body: bytes, signature: str | None
 ) -> bool:
     """Verify and store one delivery; True when it created a feedback item."""
-    integration = await _integration(session, integration_ref)
+    integration = await integration_named(session, StripeIntegration, "Stripe", integration_ref)
     secret = box.open(integration.sealed_signing_secret)
     if secret is None:
         raise InvalidSignature("the signing secret can no longer be read here; save it again in Hearken")
@@ -62,24 +58,6 @@ async def receive_stripe_event(
     feedback = cancellation_feedback(body)
     if feedback is None:
         return False
-    project = await session.get_one(Project, integration.project_id)
-    if not await claim(session, project.id, FeedbackSource.STRIPE, feedback.event_id):
-        return False
-    await FeedbackItems(session, operator_scope(project.org_id, IMPORTER), project).create(
-        message=feedback.message,
-        source=FeedbackSource.STRIPE,
-        submitted_by=feedback.submitted_by,
-        metadata=feedback.metadata,
+    return await store_cancellation(
+        session, integration.project_id, FeedbackSource.STRIPE, IMPORTER, feedback
     )
-    return True
-
-
-async def _integration(session: AsyncSession, ref: str) -> StripeIntegration:
-    try:
-        integration_id = UUID(ref)
-    except ValueError:
-        integration_id = None
-    integration = None if integration_id is None else await session.get(StripeIntegration, integration_id)
-    if integration is None:
-        raise NotFound("no Stripe integration with this id")
-    return integration

@@ -12,8 +12,9 @@ from litestar.params import Parameter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.ids import parse_uuid
+from app.db.models import Idea
 from app.db.paging import MAX_LIMIT, MAX_PAGE
-from app.dependencies import build, request_settings
+from app.dependencies import request_settings
 from app.errors import Unauthorized, error_responses
 from app.ideas.bodies import (
     Author,
@@ -30,10 +31,9 @@ from app.ideas.bodies import (
 from app.ideas.people import Person
 from app.ideas.service import Changelog, Ideas
 from app.ingest import spam_reason
-from app.portal.visitors import language_of, portal_project, presented_person
+from app.portal.visitors import language_of, portal_project, portal_service, presented_person
 from app.schemas.pagination import Pagination
 from app.timestamps import iso_z
-from tenants.scope import widget_scope
 
 Page = Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="1-indexed page.")]
 Limit = Annotated[int, Parameter(ge=1, le=MAX_LIMIT, description=f"Items per page, at most {MAX_LIMIT}.")]
@@ -64,10 +64,32 @@ class PortalApiController(Controller):
         if needs_person and person is None:
             raise Unauthorized(NEEDS_PERSON)
         return (
-            build(Ideas, session, widget_scope(project.org_id), project, settings),
+            portal_service(Ideas, session, project, settings),
             person,
             portal.auto_approve,
         )
+
+    async def _persons_idea(
+        self, request: Request[Any, Any, Any], session: AsyncSession, project_key: str, idea_id: str
+    ) -> tuple[Ideas, Person, Idea]:
+        """The idea a person acts on (voting, commenting): the person is needed (401 without)."""
+        ideas, person, _ = await self._ideas(request, session, project_key, needs_person=True)
+        assert person is not None
+        return ideas, person, await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
+
+    async def _vote(
+        self,
+        request: Request[Any, Any, Any],
+        session: AsyncSession,
+        project_key: str,
+        idea_id: str,
+        *,
+        voted: bool,
+    ) -> VoteOut:
+        """The person's vote given (`voted`) or taken back, answered with the idea's count after it."""
+        ideas, person, idea = await self._persons_idea(request, session, project_key, idea_id)
+        await (ideas.vote if voted else ideas.unvote)(idea, person)
+        return VoteOut(voted=voted, votes=idea.vote_count)
 
     @get(
         "/ideas",
@@ -160,11 +182,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> VoteOut:
         """Needs the person (401 without); voting again changes nothing."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
-        await ideas.vote(idea, person)
-        return VoteOut(voted=True, votes=idea.vote_count)
+        return await self._vote(request, db_session, project_key, idea_id, voted=True)
 
     @delete(
         "/ideas/{idea_id:str}/vote",
@@ -184,11 +202,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> VoteOut:
         """Needs the person (401 without); without a vote there is nothing to take back."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
-        await ideas.unvote(idea, person)
-        return VoteOut(voted=False, votes=idea.vote_count)
+        return await self._vote(request, db_session, project_key, idea_id, voted=False)
 
     @post(
         "/ideas/{idea_id:str}/comments",
@@ -209,9 +223,7 @@ class PortalApiController(Controller):
         token: Token = None,
     ) -> CommentOut:
         """Needs the person (401 without); `parent_id` answers another comment of the idea."""
-        ideas, person, _ = await self._ideas(request, db_session, project_key, needs_person=True)
-        assert person is not None
-        idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=person, team=False)
+        ideas, person, idea = await self._persons_idea(request, db_session, project_key, idea_id)
         spam = spam_reason(data.website, data.elapsed_ms) is not None
         comment = await ideas.comment(idea, data.body, person=person, parent_id=data.parent_id, spam=spam)
         return CommentOut(
@@ -237,7 +249,7 @@ class PortalApiController(Controller):
         """Published entries only, newest first."""
         settings = request_settings(request)
         project, _ = await portal_project(db_session, project_key)
-        changelog = build(Changelog, db_session, widget_scope(project.org_id), project, settings)
+        changelog = portal_service(Changelog, db_session, project, settings)
         rows, total = await changelog.list(published_only=True, page=page, limit=limit)
         ids = await changelog.idea_ids_of(rows)
         return ChangelogList(

@@ -30,21 +30,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.ids import parse_uuid
 from app.db.models import Idea, IdeaStatus, Project
-from app.dependencies import build, request_settings
+from app.dependencies import request_settings
 from app.errors import ApiError, InvalidRequest, NotFound
 from app.ideas.identity import COOKIE, confirmation_token, person_of_confirmation, visit_token
 from app.ideas.markdown import render_markdown
-from app.ideas.notices import opt_out, portal_title, read_unsubscribe
+from app.ideas.notices import PortalUnsubscribe, opt_out, portal_title, read_unsubscribe
 from app.ideas.people import Person
 from app.ideas.service import Changelog, Ideas
 from app.ideas.similar import similar_ideas
 from app.ingest import spam_reason
 from app.mail import Mail, queue_mail
 from app.portal.texts import TEXTS
-from app.portal.visitors import Visitor, language_of, portal_project, visitor_of
+from app.portal.visitors import Visitor, language_of, portal_project, portal_service, visitor_of
 from app.schemas.portal import PortalSettings
 from app.timestamps import iso_z
-from tenants.scope import widget_scope
 
 HERE = Path(__file__).parent
 STATIC = HERE.parent.parent / "static" / "portal"
@@ -206,7 +205,7 @@ def redirect(page: Portal, path: str, **params: Any) -> Response[str]:
 
 
 def ideas_of(session: AsyncSession, page: Portal) -> Ideas:
-    return build(Ideas, session, widget_scope(page.project.org_id), page.project, page.settings)
+    return portal_service(Ideas, session, page.project, page.settings)
 
 
 def _int(value: str | None, default: int = 1) -> int:
@@ -278,14 +277,22 @@ async def portal_idea(
     )
 
 
+async def _posted_to_idea(
+    request: Request[Any, Any, Any], db_session: AsyncSession, project_key: str, idea_id: str
+) -> tuple[Any, Portal, Ideas, Idea]:
+    """A form posted to an idea: the form, its page (the visit it names), the project's ideas and the
+    idea as the visitor may see it."""
+    form = await request.form()
+    page = await portal_for(request, db_session, project_key, str(form.get("visit") or ""))
+    ideas = ideas_of(db_session, page)
+    return form, page, ideas, await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=page.person, team=False)
+
+
 @post("/p/{project_key:str}/ideas/{idea_id:str}/vote", include_in_schema=False, status_code=303)
 async def portal_vote(
     request: Request[Any, Any, Any], db_session: AsyncSession, project_key: str, idea_id: str
 ) -> Response[str]:
-    form = await request.form()
-    page = await portal_for(request, db_session, project_key, str(form.get("visit") or ""))
-    ideas = ideas_of(db_session, page)
-    idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=page.person, team=False)
+    form, page, ideas, idea = await _posted_to_idea(request, db_session, project_key, idea_id)
     back = str(form.get("back") or "")
     if page.person is None:
         return redirect(page, f"/ideas/{idea.id}")
@@ -300,10 +307,7 @@ async def portal_vote(
 async def portal_comment(
     request: Request[Any, Any, Any], db_session: AsyncSession, project_key: str, idea_id: str
 ) -> Response[str]:
-    form = await request.form()
-    page = await portal_for(request, db_session, project_key, str(form.get("visit") or ""))
-    ideas = ideas_of(db_session, page)
-    idea = await ideas.get(parse_uuid(idea_id, "idea_id"), viewer=page.person, team=False)
+    form, page, ideas, idea = await _posted_to_idea(request, db_session, project_key, idea_id)
     body = str(form.get("body") or "").strip()
     if page.person is not None and body:
         parent = str(form.get("parent_id") or "") or None
@@ -391,7 +395,7 @@ async def portal_roadmap(
 async def _published(
     db_session: AsyncSession, page: Portal, number: int, limit: int
 ) -> tuple[list[Any], dict[Any, list[Idea]], int]:
-    changelog = build(Changelog, db_session, widget_scope(page.project.org_id), page.project, page.settings)
+    changelog = portal_service(Changelog, db_session, page.project, page.settings)
     entries, total = await changelog.list(published_only=True, page=number, limit=limit)
     ids = await changelog.idea_ids_of(entries)
     wanted = {idea_id for values in ids.values() for idea_id in values}
@@ -512,14 +516,20 @@ async def portal_confirm(
     return response
 
 
+def _unsubscribe_link(page: Portal, token: str) -> PortalUnsubscribe:
+    """The unsubscribe link's token, read and held to this portal's project (404 otherwise)."""
+    link = read_unsubscribe(page.settings, token)
+    if link.project_id != page.project.id:
+        raise NotFound("this unsubscribe link is not valid")
+    return link
+
+
 @get("/p/{project_key:str}/unsubscribe/{token:str}", include_in_schema=False)
 async def portal_unsubscribe_page(
     request: Request[Any, Any, Any], db_session: AsyncSession, project_key: str, token: str
 ) -> Response[str]:
     page = await portal_for(request, db_session, project_key)
-    link = read_unsubscribe(page.settings, token)
-    if link.project_id != page.project.id:
-        raise NotFound("this unsubscribe link is not valid")
+    _unsubscribe_link(page, token)  # a link that is not valid is refused before the button shows
     return render(page, "unsubscribe.html", action=f"{page.base}/unsubscribe/{token}", done=False)
 
 
@@ -529,10 +539,7 @@ async def portal_unsubscribe(
 ) -> Response[str]:
     """The page's button, or a mail program's one-click POST (RFC 8058)."""
     page = await portal_for(request, db_session, project_key)
-    link = read_unsubscribe(page.settings, token)
-    if link.project_id != page.project.id:
-        raise NotFound("this unsubscribe link is not valid")
-    await opt_out(db_session, link)
+    await opt_out(db_session, _unsubscribe_link(page, token))
     return render(page, "unsubscribe.html", action="", done=True)
 
 

@@ -1,4 +1,5 @@
-"""A portal request's project, language and person, found once per request."""
+"""A portal request's project (and its services as the portal uses them), language and person, found once
+per request."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.identity_secret import identity_box
 from app.db.models import Project
+from app.dependencies import Service, build
 from app.errors import NotFound, Unauthorized
 from app.ideas.identity import COOKIE, person_of_visit, user_from_signature, user_from_token, visit_token
 from app.ideas.people import Person
 from app.schemas.portal import PortalSettings, portal_of
 from tenants.languages import LANGUAGES, preferred_language
+from tenants.scope import widget_scope
 
 NO_PORTAL = "no portal at this address"
 
@@ -33,6 +36,14 @@ async def portal_project(session: AsyncSession, project_key: str) -> tuple[Proje
     if project is None or portal is None or not portal.enabled:
         raise NotFound(NO_PORTAL)
     return project, portal
+
+
+def portal_service(
+    service: type[Service], session: AsyncSession, project: Project, settings: Settings
+) -> Service:
+    """A service of the portal's project (its ideas, its changelog), in the widget scope of the project's
+    organization: the portal acts for its visitors, not for a member."""
+    return build(service, session, widget_scope(project.org_id), project, settings)
 
 
 def language_of(request: Request[Any, Any, Any]) -> str:

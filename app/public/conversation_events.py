@@ -15,11 +15,9 @@ from litestar.response import ServerSentEvent
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.conversations.live_reads import person_reads
-from app.db.ids import parse_uuid
 from app.errors import error_responses
 from app.live.streams import conversation_channel, message_stream, resume_after
-from app.public.conversations import Sig, Token, User
-from app.public.conversations import _person as person_threads
+from app.public.conversations import Sig, Token, User, persons_conversation
 from app.public.paths import CONVERSATION_EVENTS
 from app.schemas.conversations import MESSAGE_ID_LIMIT
 from app.state import live_bus_of, open_streams_of
@@ -60,8 +58,9 @@ class ConversationEventsController(Controller):
         """`text/event-stream`: an event `message` (id: the message id, data: `{"id", "from", "message",
         "created_at"}`) for every message after the resume point, the person's own included; a comment
         line every 15 seconds; the stream ends now and then and the EventSource reconnects."""
-        threads, person = await person_threads(request, db_session, project_key, user, sig, token)
-        conversation = await threads.get(person, parse_uuid(conversation_id, "conversation_id"))
+        threads, person, conversation = await persons_conversation(
+            request, db_session, conversation_id, project_key, user, sig, token
+        )
         after = resume_after(request.headers.get("last-event-id"), last_event_id)
         project = threads.project
         release = open_streams_of(request.scope).admit(f"person:{project.id}:{person.id}", str(project.id))

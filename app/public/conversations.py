@@ -20,13 +20,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import RateLimit, Settings
 from app.conversations.service import PersonConversations
 from app.db.ids import parse_uuid
+from app.db.models import Conversation
 from app.errors import InvalidRequest, RateLimited, error_responses
 from app.identity.person_tokens import IdentifiedPerson, identify_person
 from app.public.paths import CONVERSATION, CONVERSATION_MESSAGES, CONVERSATIONS
 from app.request_checks import strict_body
 from app.request_checks.call_budget import CallBudget
+from app.request_checks.message_after import After
 from app.schemas.conversations import (
-    MESSAGE_ID_LIMIT,
     ConversationMessageBody,
     ConversationOut,
     MessageOut,
@@ -56,14 +57,6 @@ Lang = Annotated[
     str | None,
     Parameter(max_length=16, description="The widget's language (en, de, sv), for the person's mail."),
 ]
-After = Annotated[
-    int,
-    Parameter(
-        ge=0,
-        le=MESSAGE_ID_LIMIT,
-        description="Only the messages after this message id (a poll, a resume); 0: all of them.",
-    ),
-]
 ERRORS = error_responses(400, 401, 403, 404, 429)
 
 
@@ -84,7 +77,7 @@ class PublicConversationController(Controller):
     ) -> PersonConversationList:
         """The person's conversations in the project, the latest message first: one per feedback item
         and contact message they sent identified, each with its messages and how many are unread."""
-        threads, person = await _person(request, db_session, project_key, user, sig, token)
+        threads, person = await person_threads(request, db_session, project_key, user, sig, token)
         await threads.remember(person, lang)
         return PersonConversationList(conversations=await threads.list(person))
 
@@ -102,8 +95,9 @@ class PublicConversationController(Controller):
     ) -> ConversationOut:
         """The conversation with its messages (only those after `after` when given), marked read for
         the person; `unread` says how many of the team's messages were new to them."""
-        threads, person = await _person(request, db_session, project_key, user, sig, token)
-        conversation = await threads.get(person, parse_uuid(conversation_id, "conversation_id"))
+        threads, _, conversation = await persons_conversation(
+            request, db_session, conversation_id, project_key, user, sig, token
+        )
         return await threads.read(conversation, after=after)
 
     @post(
@@ -126,7 +120,7 @@ class PublicConversationController(Controller):
     ) -> MessageOut:
         """`{"message"}` (1 to 5,000 characters) from the person; the team sees it at once and, unread
         for 5 minutes, the members get one mail about it."""
-        threads, person = await _person(
+        threads, person = await person_threads(
             request, db_session, project_key, user, sig, token, "conversation_messages"
         )
         data = await strict_body(request, data)
@@ -141,7 +135,7 @@ class PublicConversationController(Controller):
         return await threads.send(conversation, data.message, None)
 
 
-async def _person(
+async def person_threads(
     request: Request[Any, Any, Any],
     session: AsyncSession,
     project_key: str | None,
@@ -163,6 +157,20 @@ async def _person(
     project = await ingest_of(request.scope).admit(request.scope, endpoint, key)
     person = identify_person(project.identity_secret, user=user, sig=sig, token=token)
     return PersonConversations(session, widget_scope(project.org_id), project.as_project()), person
+
+
+async def persons_conversation(
+    request: Request[Any, Any, Any],
+    session: AsyncSession,
+    conversation_id: str,
+    project_key: str | None,
+    user: str | None,
+    sig: str | None,
+    token: str | None,
+) -> tuple[PersonConversations, IdentifiedPerson, Conversation]:
+    """`person_threads`, and the conversation of the person's that the path names (404 for another's)."""
+    threads, person = await person_threads(request, session, project_key, user, sig, token)
+    return threads, person, await threads.get(person, parse_uuid(conversation_id, "conversation_id"))
 
 
 @asynccontextmanager

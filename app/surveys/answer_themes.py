@@ -14,24 +14,21 @@ The work is bounded by MAX_ANSWERS, whatever the number of responses.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 from uuid import UUID
 
-import numpy as np
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import SurveyAnswerVector, SurveyResponse
 from app.db.transactions import unit_of_work
 from app.insights.clustering import cluster
-from app.insights.embedders import EmbeddingsUnavailable
-from app.insights.engine import InsightsEngine, insights_engine
-from app.insights.jobs import RETRY_DELAYS, Pace, languages_of
-from app.insights.vectors import centred, from_bytes, language_means, reference_means, to_bytes
-from app.operations.metrics import REQUEST_STATS
-from app.outbox import ClaimedJob, Outcome, enqueue
+from app.insights.engine import insights_engine
+from app.insights.vector_jobs import VectorSender, queue_vector_rows
+from app.insights.vectors import comparable, to_bytes
+from app.outbox import ClaimedJob, Outcome
 from app.surveys.bodies import SurveyTheme
 
 SURVEY_EMBED_JOB = "survey_embed"
@@ -46,55 +43,33 @@ async def queue_answer_vectors(
     transaction; with insights off nothing is queued."""
     if not question_ids or not insights_engine().enabled or response.spam:
         return
-    job = enqueue(session, SURVEY_EMBED_JOB)
-    existing = {
-        row.question_id: row
-        for row in await session.scalars(
-            select(SurveyAnswerVector).where(
-                SurveyAnswerVector.response_id == response.id,
-                SurveyAnswerVector.question_id.in_(question_ids),
-            )
-        )
-    }
-    for question_id in question_ids:
-        row = existing.get(question_id)
-        if row is None:
-            session.add(
-                SurveyAnswerVector(
-                    response_id=response.id,
-                    question_id=question_id,
-                    survey_id=response.survey_id,
-                    day=response.day,
-                    language=response.language,
-                    job_id=job.id,
-                )
-            )
-        else:
-            row.job_id, row.vector = job.id, None
+    await queue_vector_rows(
+        session,
+        SURVEY_EMBED_JOB,
+        question_ids,
+        select(SurveyAnswerVector).where(
+            SurveyAnswerVector.response_id == response.id,
+            SurveyAnswerVector.question_id.in_(question_ids),
+        ),
+        lambda row: row.question_id,
+        lambda question_id, job_id: SurveyAnswerVector(
+            response_id=response.id,
+            question_id=question_id,
+            survey_id=response.survey_id,
+            day=response.day,
+            language=response.language,
+            job_id=job_id,
+        ),
+    )
 
 
-class AnswerEmbedSender:
+class AnswerEmbedSender(VectorSender):
     """The outbox handler of kind "survey_embed": each job's answers embedded in one batch."""
 
     kind = SURVEY_EMBED_JOB
     share = 2
 
-    def __init__(self, session_maker: async_sessionmaker[AsyncSession], engine: InsightsEngine) -> None:
-        self._session_maker = session_maker
-        self._engine = engine
-        self._pace = Pace(REQUEST_STATS.answered)
-
-    @property
-    def retry_delays(self) -> Sequence[float]:
-        return RETRY_DELAYS
-
-    async def run(self, jobs: Sequence[ClaimedJob]) -> AsyncIterator[tuple[ClaimedJob, Outcome]]:
-        for job in jobs:
-            async with self._pace.turn():
-                outcome = await self._embed(job)
-            yield job, outcome
-
-    async def _embed(self, job: ClaimedJob) -> Outcome:
+    async def embed_job(self, job: ClaimedJob) -> Outcome:
         async with self._session_maker() as session:
             rows = list(
                 await session.execute(
@@ -110,11 +85,7 @@ class AnswerEmbedSender:
         found = [(row[0], row[1], text) for row, text in zip(rows, texts, strict=True) if text]
         if not found:  # deleted, changed again (a newer job has them), or no longer text
             return Outcome(ok=True)
-        try:
-            vectors = await self._engine.embedder.embed([text for _, _, text in found])
-        except EmbeddingsUnavailable as exc:
-            return Outcome(ok=False, error=str(exc)[:500])
-        languages = await asyncio.to_thread(languages_of, [text for _, _, text in found])
+        vectors, languages = await self.embed([text for _, _, text in found])
         async with unit_of_work(self._session_maker) as session:
             for (response_id, question_id, _), vector, language in zip(
                 found, vectors, languages, strict=True
@@ -126,7 +97,7 @@ class AnswerEmbedSender:
                         SurveyAnswerVector.question_id == question_id,
                         SurveyAnswerVector.job_id == job.id,
                     )
-                    .values(vector=to_bytes(vector), model=self._engine.embedder.name, text_language=language)
+                    .values(vector=to_bytes(vector), model=self.model, text_language=language)
                     .execution_options(synchronize_session=False)
                 )
         return Outcome(ok=True)
@@ -181,9 +152,8 @@ async def answer_themes(
     def compute() -> list[SurveyTheme]:
         if not rows:
             return []
-        vectors = np.stack([from_bytes(row[0]) for row in rows])
-        means = language_means(vectors, languages, reference_means(model))
-        clusters = cluster(centred(vectors, languages, means), texts, languages)
+        vectors, _ = comparable([row[0] for row in rows], languages, model)
+        clusters = cluster(vectors, texts, languages)
         return [
             SurveyTheme(
                 label=c.label,

@@ -3,7 +3,7 @@ job waits three times as long as that one took; a process that answers nothing e
 
 from __future__ import annotations
 
-from app.insights.jobs import PAUSE, Pace
+from app.insights.vector_jobs import PAUSE, Pace
 
 
 async def test_the_job_after_a_busy_one_waits_and_an_idle_process_does_not() -> None:
