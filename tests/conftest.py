@@ -22,7 +22,10 @@ from app.main import create_app
 from tests import databases
 from tests.console_helpers import Console, add_user, another_browser, use_memory_stores
 from tests.factories import Tenant, make_tenant
+from tests.mail_server import served_inbox
 from tests.services import require_postgres
+
+__all__ = ["served_inbox"]  # a fixture: the worker's mail server, for the modules that send mail
 
 DB_CONFIG_REGISTRIES = (
     "_SESSION_SCOPE_KEY_REGISTRY",

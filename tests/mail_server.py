@@ -80,6 +80,14 @@ class Inbox:
     async def wait_for(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
         return await asyncio.to_thread(self.wait, count, seconds)
 
+    def forget(self) -> None:
+        """Nothing accepted yet: as new, at the same port."""
+        with self._arrived:
+            self.messages.clear()
+            self.recipients.clear()
+            self.raw.clear()
+            self.logins.clear()
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -186,11 +194,21 @@ def link_in(message: EmailMessage, path: str) -> str:
     return found.group(0)
 
 
-@pytest.fixture(name="inbox")
-def inbox_fixture() -> Iterator[Inbox]:
-    """A mail server for one test; import this and `mailing_settings` into a module whose app sends mail."""
+@pytest.fixture(scope="session")
+def served_inbox() -> Iterator[Inbox]:
+    """The worker's mail server (tests/conftest.py offers it): its port is in the mail tests' settings, so
+    that their application is built once per database, not once per test (about half a CPU second)."""
     with smtp_server() as inbox:
         yield inbox
+
+
+@pytest.fixture(name="inbox")
+def inbox_fixture(served_inbox: Inbox) -> Inbox:
+    """The worker's mail server, emptied for the test; import this and `mailing_settings` into a module
+    whose app sends mail. What a test's application sent has arrived by the test's end: the run's outbox
+    dispatcher stops with it, and the next test's database is emptied of queued mail."""
+    served_inbox.forget()
+    return served_inbox
 
 
 @pytest.fixture(name="settings")
