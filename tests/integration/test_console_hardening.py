@@ -86,7 +86,6 @@ async def test_csrf_token_is_masked_per_response(console: Console, owner: User) 
 
 
 async def test_csrf_token_from_another_session_is_refused(
-    app: Litestar,
     console: Console,
     owner: User,
     session_maker: async_sessionmaker[AsyncSession],

@@ -37,7 +37,6 @@ async def invite(console: Console, email: str, role: str) -> str:
 async def test_invited_new_user_creates_an_account_and_joins(
     console: Console,
     owner: User,
-    app: Litestar,
     app_run: AsyncTestClient[Litestar],
 ) -> None:
     await console.login(owner.email)
@@ -65,7 +64,6 @@ async def test_existing_account_joins_with_its_own_password(
     owner: User,
     tenant: Tenant,
     other_tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
     app_run: AsyncTestClient[Litestar],
 ) -> None:
@@ -109,7 +107,6 @@ async def test_removed_member_is_signed_out_at_once(
     console: Console,
     owner: User,
     tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
     app_run: AsyncTestClient[Litestar],
 ) -> None:
@@ -130,7 +127,6 @@ async def test_password_guesses_through_an_invitation_are_throttled(
     console: Console,
     owner: User,
     other_tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
     app_run: AsyncTestClient[Litestar],
 ) -> None:

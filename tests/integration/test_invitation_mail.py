@@ -38,7 +38,6 @@ async def invitation_id(session_maker: async_sessionmaker[AsyncSession], email: 
 
 
 async def test_the_invitation_is_mailed_with_the_link_shown_to_copy(
-    app: Litestar,
     console: Console,
     owner: User,
     inbox: Inbox,
@@ -60,7 +59,6 @@ async def test_the_invitation_is_mailed_with_the_link_shown_to_copy(
 
 
 async def test_resending_draws_a_new_link_for_another_seven_days(
-    app: Litestar,
     console: Console,
     owner: User,
     inbox: Inbox,

@@ -321,7 +321,6 @@ async def test_callbacks_count_in_the_login_throttle_and_a_stale_state_is_refuse
 async def test_with_require_sso_an_invitation_joins_but_sends_the_member_to_the_provider(
     console: Console,
     owner: User,
-    app: Litestar,
     provider: IdentityProvider,
     session_maker: async_sessionmaker[AsyncSession],
     settings: Settings,

@@ -39,7 +39,6 @@ async def drop_and_check(session_maker: async_sessionmaker[AsyncSession], tenant
 
 
 async def test_an_opened_alert_mails_who_chose_it(
-    app: Litestar,
     console: Console,
     owner: User,
     tenant: Tenant,

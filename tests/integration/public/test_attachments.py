@@ -239,7 +239,6 @@ async def test_exports_name_each_image_by_its_address(
 
 
 async def test_the_console_shows_thumbnails_and_the_full_image_to_members_only(
-    app: Litestar,
     client: AsyncTestClient[Litestar],
     console: Console,
     owner: User,
