@@ -213,11 +213,13 @@ def inbox_fixture(served_inbox: Inbox) -> Inbox:
 
 @pytest.fixture(name="settings")
 def mailing_settings(database_url: str, inbox: Inbox) -> Settings:
-    """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms."""
+    """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms.
+    No periodic jobs, as in the suite's own settings: the tests of mail a job sends run the job."""
     return Settings(
         embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         smtp_url=f"smtp://127.0.0.1:{inbox.port}",
         outbox_poll_seconds=0.05,
+        periodic_jobs=False,
     )
