@@ -41,6 +41,7 @@ def settings(database_url: str) -> Settings:
         secret_key="test-secret-key-for-the-suite",
         embeddings="off",
         attachment_quota_bytes=QUOTA_BYTES,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 
