@@ -6,6 +6,7 @@ Each operator command prints one JSON object on stdout; on bad input it exits 1 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
@@ -65,6 +66,7 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["run"]:
         signal.signal(signal.SIGTERM, _stopped)
+        _keep_idle_connections(KEEP_ALIVE_SECONDS)
     from litestar.cli.main import litestar_group
 
     _in_hearkens_words(litestar_group)
@@ -82,6 +84,24 @@ def _in_hearkens_words(group: click.Group) -> None:
     for name, text in COMMAND_HELP.items():
         commands[name].help = text
         commands[name].short_help = None
+
+
+KEEP_ALIVE_SECONDS = 75
+"""How long a served connection may wait idle for its next request: longer than a load balancer keeps an
+idle connection to a process (HAProxy closes half of its idle ones every 5 s), so that the balancer closes
+it, never the process. uvicorn's own 5 s closed connections the balancer had just sent a request on: the
+balancer then closes the client's connection unanswered (a POST is never sent twice), which an HTTP client
+that does not retry reports as a failed request."""
+
+
+def _keep_idle_connections(default_seconds: int) -> None:
+    """uvicorn's keep-alive for `run` (UVICORN_TIMEOUT_KEEP_ALIVE when set): Litestar's command calls
+    `uvicorn.run` with its own arguments in this process (one worker), or starts uvicorn's command, which
+    reads UVICORN_* (`--wc N`)."""
+    import uvicorn
+
+    seconds = int(os.environ.setdefault("UVICORN_TIMEOUT_KEEP_ALIVE", str(default_seconds)))
+    uvicorn.run = functools.partial(uvicorn.run, timeout_keep_alive=seconds)
 
 
 def _stopped(_signal: int, _frame: object) -> None:

@@ -4,7 +4,8 @@ Two lifetimes: the settings, the database engine and sessions and the signal tha
 dispatcher are made with the application; the Redis client, the read replicas, the shared cache
 generation, the token cache, the ingest door, the survey intake and what single sign-on providers
 published are made when it starts serving and closed when it stops (`serving_state`), so that an
-application that stopped can serve again with nothing of the last run left in them."""
+application that stopped can serve again with nothing of the last run left in them. One run at a time: a
+second start while one serves is refused (`serving_state`)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ from app.surveys.active_list import ActiveSurveyLists
 from app.surveys.intake import SurveyIntake
 from tenants.token_directory import TokenDirectory
 
+SERVING = "serving_run"
+"""State key present while a run of the application serves."""
+
 
 def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
     outbox_signal = OutboxSignal()
@@ -55,7 +59,15 @@ def build_state(settings: Settings, db_config: SQLAlchemyAsyncConfig) -> State:
 async def serving_state(app: Litestar) -> AsyncIterator[None]:
     """The clients and caches of one run of the application, first in and last out of its lifespan;
     whatever the run added to the state (here, or lazily, such as the login throttle's counters) goes
-    with it."""
+    with it.
+
+    A second run while one serves is refused: it would replace the first run's clients in the state, close
+    them and dispose the engine when it stops while the first still serves, and share the engine's pool
+    between two event loops (an asyncio pool's waiters must all be of one loop: a request of the other
+    failed with "bound to a different event loop"). Litestar's test client starts a run per client, each
+    on an event loop of its own."""
+    if SERVING in app.state:
+        raise RuntimeError("this application is serving already: stop that run before starting another")
     settings: Settings = app.state.settings
     engine: AsyncEngine = app.state.database_engine
     lasting = set(app.state.keys())
@@ -69,6 +81,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     await bus.start()
     app.state.update(
         {
+            SERVING: True,
             "redis": redis,
             "redis_outage": redis_outage,
             "read_routing": routing,

@@ -20,9 +20,12 @@ from app.db.config import build_db_config
 from app.db.models import User
 from app.main import create_app
 from tests import databases
-from tests.console_helpers import Console, add_user, use_memory_stores
+from tests.console_helpers import Console, add_user, another_browser, use_memory_stores
 from tests.factories import Tenant, make_tenant
+from tests.mail_server import served_inbox
 from tests.services import require_postgres
+
+__all__ = ["served_inbox"]  # a fixture: the worker's mail server, for the modules that send mail
 
 DB_CONFIG_REGISTRIES = (
     "_SESSION_SCOPE_KEY_REGISTRY",
@@ -133,9 +136,17 @@ def app(settings: Settings) -> Litestar:
 
 
 @pytest.fixture
-async def client(app: Litestar) -> AsyncIterator[AsyncTestClient[Litestar]]:
-    async with AsyncTestClient(app=app) as test_client:
-        yield test_client
+async def app_run(app: Litestar) -> AsyncIterator[AsyncTestClient[Litestar]]:
+    """The test's one run of its application: Litestar's test client starts it on an event loop of its
+    own. `client` is this run's client and `console` a browser on it (an application refuses a second
+    run while one serves)."""
+    async with AsyncTestClient(app=app) as run:
+        yield run
+
+
+@pytest.fixture
+def client(app_run: AsyncTestClient[Litestar]) -> AsyncTestClient[Litestar]:
+    return app_run
 
 
 @pytest.fixture
@@ -157,11 +168,11 @@ async def other_tenant(session_maker: async_sessionmaker[AsyncSession]) -> Tenan
 
 
 @pytest.fixture
-async def console(app: Litestar) -> AsyncIterator[Console]:
+async def console(app: Litestar, app_run: AsyncTestClient[Litestar]) -> AsyncIterator[Console]:
     """A browser-like console client (cookies, CSRF token) with in-memory session stores."""
     use_memory_stores(app)
-    async with AsyncTestClient(app=app) as test_client:
-        yield Console(test_client)
+    async with another_browser(app_run) as browser:
+        yield Console(browser)
 
 
 @pytest.fixture

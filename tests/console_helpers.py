@@ -14,6 +14,7 @@ import httpx
 from httpx import Response
 from litestar import Litestar
 from litestar.stores.memory import MemoryStore
+from litestar.testing import AsyncTestClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from admin_ui.sessions import LOGIN_ATTEMPT_STORE, SESSION_STORE
@@ -80,6 +81,19 @@ class Console:
         if response.status_code == 303:
             await self.get(response.headers["location"])
         return response
+
+
+@asynccontextmanager
+async def another_browser(run: AsyncTestClient[Litestar]) -> AsyncIterator[AsyncTestClient[Litestar]]:
+    """Another browser on the run of the application that `run` started: cookies of its own, its requests
+    served by that run on its event loop (the run's portal). A second `async with AsyncTestClient(app)`
+    would start the application again, which it refuses while it serves."""
+    browser: AsyncTestClient[Litestar] = AsyncTestClient(app=run.app, base_url=str(run.base_url))
+    browser.blocking_portal = run.blocking_portal
+    try:
+        yield browser
+    finally:
+        del browser.blocking_portal  # used after the block, it would start a run of its own per request
 
 
 def errors_in(html: str) -> list[str]:

@@ -80,6 +80,14 @@ class Inbox:
     async def wait_for(self, count: int, seconds: float = 10.0) -> list[EmailMessage]:
         return await asyncio.to_thread(self.wait, count, seconds)
 
+    def forget(self) -> None:
+        """Nothing accepted yet: as new, at the same port."""
+        with self._arrived:
+            self.messages.clear()
+            self.recipients.clear()
+            self.raw.clear()
+            self.logins.clear()
+
 
 @dataclass(frozen=True)
 class Certificate:
@@ -186,20 +194,32 @@ def link_in(message: EmailMessage, path: str) -> str:
     return found.group(0)
 
 
-@pytest.fixture(name="inbox")
-def inbox_fixture() -> Iterator[Inbox]:
-    """A mail server for one test; import this and `mailing_settings` into a module whose app sends mail."""
+@pytest.fixture(scope="session")
+def served_inbox() -> Iterator[Inbox]:
+    """The worker's mail server (tests/conftest.py offers it): its port is in the mail tests' settings, so
+    that their application is built once per database, not once per test (about half a CPU second)."""
     with smtp_server() as inbox:
         yield inbox
 
 
+@pytest.fixture(name="inbox")
+def inbox_fixture(served_inbox: Inbox) -> Inbox:
+    """The worker's mail server, emptied for the test; import this and `mailing_settings` into a module
+    whose app sends mail. What a test's application sent has arrived by the test's end: the run's outbox
+    dispatcher stops with it, and the next test's database is emptied of queued mail."""
+    served_inbox.forget()
+    return served_inbox
+
+
 @pytest.fixture(name="settings")
 def mailing_settings(database_url: str, inbox: Inbox) -> Settings:
-    """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms."""
+    """The suite's settings with mail sent to the test's inbox, and a dispatcher that looks every 50 ms.
+    No periodic jobs, as in the suite's own settings: the tests of mail a job sends run the job."""
     return Settings(
         embeddings="off",
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         smtp_url=f"smtp://127.0.0.1:{inbox.port}",
         outbox_poll_seconds=0.05,
+        periodic_jobs=False,
     )

@@ -8,31 +8,20 @@ import re
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.config import Settings
 from app.db.models import OutboundEmail, User
 from app.db.transactions import unit_of_work
-from app.main import create_app
 from app.services.feedback_items import FeedbackItems
 from tenants.scope import operator_scope
-from tests.console_helpers import PASSWORD, Console, add_user, errors_in, use_memory_stores
+from tests.console_helpers import PASSWORD, Console, add_user, another_browser, errors_in
 from tests.factories import Tenant
 from tests.mail_server import Inbox, inbox_fixture, mailing_settings
 
 __all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
-
-
-@pytest.fixture
-def app(settings: Settings) -> Litestar:
-    """An application of the test's own, not one reused from an earlier test with the same settings (a
-    mail server's port comes round again): two clients at once make its database pool wait, and a pool
-    reused from an earlier test can be bound to that test's event loop (a 500 in full runs)."""
-    return create_app(settings)
 
 
 NEW_PASSWORD = "a fresh passphrase here"
@@ -45,44 +34,34 @@ async def reset_link(console: Console, inbox: Inbox, email: str) -> str:
     return urlsplit(inbox.link_to(email, "/password/reset/")).path
 
 
-async def test_a_reset_link_dies_when_the_password_changes(app: Litestar, owner: User, inbox: Inbox) -> None:
-    use_memory_stores(app)
-    async with AsyncTestClient(
-        app=app
-    ) as client:  # one run of the app; each person with cookies of their own
-        path = await reset_link(Console(client), inbox, owner.email)
-        client.cookies.clear()
-        me = Console(client)
-        await me.login(owner.email)
-        await me.get("/account")
-        changed = await me.post(
+async def test_a_reset_link_dies_when_the_password_changes(
+    console: Console, app_run: AsyncTestClient[Litestar], owner: User, inbox: Inbox
+) -> None:
+    async with another_browser(app_run) as stranger_browser:
+        stranger = Console(stranger_browser)
+        path = await reset_link(stranger, inbox, owner.email)
+        await console.login(owner.email)
+        await console.get("/account")
+        changed = await console.post(
             "/account/password", {"current_password": PASSWORD, "new_password": NEW_PASSWORD}
         )
         assert changed.status_code == 200 and "Your password was changed." in changed.text
-        client.cookies.clear()
-        stranger = Console(client)
         assert (await stranger.get(path)).status_code == 404
         assert (await stranger.post(path, {"new_password": "taken over at last"})).status_code == 404
 
 
 async def test_a_reset_link_mailed_to_the_old_address_dies_when_the_address_changes(
-    app: Litestar, owner: User, inbox: Inbox
+    console: Console, app_run: AsyncTestClient[Litestar], owner: User, inbox: Inbox
 ) -> None:
-    use_memory_stores(app)
-    async with AsyncTestClient(
-        app=app
-    ) as client:  # one run of the app; each person with cookies of their own
-        path = await reset_link(Console(client), inbox, owner.email)
-        client.cookies.clear()
-        me = Console(client)
-        await me.login(owner.email)
-        await me.get("/account")
-        moved = await me.post(
+    async with another_browser(app_run) as old_mailbox_browser:
+        old_mailbox = Console(old_mailbox_browser)
+        path = await reset_link(old_mailbox, inbox, owner.email)
+        await console.login(owner.email)
+        await console.get("/account")
+        moved = await console.post(
             "/account/email", {"new_email": "moved@org-a.example", "email_password": PASSWORD}
         )
         assert moved.status_code in (200, 303)
-        client.cookies.clear()
-        old_mailbox = Console(client)
         assert (await old_mailbox.get(path)).status_code == 404
         assert (await old_mailbox.post(path, {"new_password": "taken over at last"})).status_code == 404
 

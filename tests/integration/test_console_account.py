@@ -10,17 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import User
 from app.db.transactions import unit_of_work
 from tenants.accounts import find_user
-from tests.console_helpers import PASSWORD, Console, errors_in
+from tests.console_helpers import PASSWORD, Console, another_browser, errors_in
 
 NEW_PASSWORD = "a brand new passphrase"
-
-
-async def signed_in_elsewhere(app: Litestar, email: str) -> tuple[AsyncTestClient[Litestar], Console]:
-    client = AsyncTestClient(app=app)
-    await client.__aenter__()
-    other = Console(client)
-    assert (await other.login(email)).status_code == 303
-    return client, other
 
 
 async def still_signed_in(console: Console) -> bool:
@@ -35,11 +27,12 @@ async def test_the_account_page_offers_both(console: Console, owner: User) -> No
 
 
 async def test_change_password_ends_other_sessions_and_keeps_this_one(
-    app: Litestar, console: Console, owner: User
+    app_run: AsyncTestClient[Litestar], console: Console, owner: User
 ) -> None:
     await console.login(owner.email)
-    client, other = await signed_in_elsewhere(app, owner.email)
-    try:
+    async with another_browser(app_run) as browser:
+        other = Console(browser)
+        assert (await other.login(owner.email)).status_code == 303
         wrong = await console.post(
             "/account/password", {"current_password": "not my password", "new_password": NEW_PASSWORD}
         )
@@ -54,21 +47,20 @@ async def test_change_password_ends_other_sessions_and_keeps_this_one(
         assert not await still_signed_in(other)
         assert (await other.login(owner.email, PASSWORD)).status_code == 400
         assert (await other.login(owner.email, NEW_PASSWORD)).status_code == 303
-    finally:
-        await client.__aexit__(None, None, None)
 
 
-async def test_log_out_other_sessions(app: Litestar, console: Console, owner: User) -> None:
+async def test_log_out_other_sessions(
+    app_run: AsyncTestClient[Litestar], console: Console, owner: User
+) -> None:
     await console.login(owner.email)
-    client, other = await signed_in_elsewhere(app, owner.email)
-    try:
+    async with another_browser(app_run) as browser:
+        other = Console(browser)
+        assert (await other.login(owner.email)).status_code == 303
         done = await console.post("/account/sessions", {"password": PASSWORD})
         assert done.status_code == 200 and "Every other session was logged out." in done.text
         assert await still_signed_in(console)
         assert not await still_signed_in(other)
         assert (await other.login(owner.email, PASSWORD)).status_code == 303  # the password is unchanged
-    finally:
-        await client.__aexit__(None, None, None)
 
 
 async def test_mail_language_follows_the_browser_at_sign_up_and_the_account_page_after(

@@ -20,7 +20,7 @@ from admin_ui.sessions import SESSION_COOKIE, SESSION_STORE, console_stores
 from app.config import Settings
 from app.db.models import User
 from app.main import create_app
-from tests.console_helpers import PASSWORD, Console, add_user, use_memory_stores
+from tests.console_helpers import PASSWORD, Console, add_user, another_browser, use_memory_stores
 from tests.factories import Tenant
 
 UNKNOWN_PROJECT = "/projects/0190b2b4-0000-7000-8000-000000000000"
@@ -86,16 +86,16 @@ async def test_csrf_token_is_masked_per_response(console: Console, owner: User) 
 
 
 async def test_csrf_token_from_another_session_is_refused(
-    app: Litestar,
     console: Console,
     owner: User,
     session_maker: async_sessionmaker[AsyncSession],
     tenant: Tenant,
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     """A cookie and token pair obtained elsewhere (an attacker's own session, planted from a sibling
     subdomain) does not pass in the victim's session, nor does the victim's pre-sign-in token."""
     await add_user(session_maker, tenant.org_id, "attacker@org-a.example", "admin")
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         attacker = Console(other)
         await attacker.login("attacker@org-a.example")
         pair = (other.cookies[CSRF_COOKIE], attacker.csrf)

@@ -40,6 +40,7 @@ def settings(database_url: str, fake: FakeMintlify) -> Settings:
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         mintlify_api_url=fake.url,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 

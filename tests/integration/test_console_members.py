@@ -13,7 +13,15 @@ from app.db.models import User
 from app.db.transactions import unit_of_work
 from tenants.members import Members
 from tenants.scope import operator_scope
-from tests.console_helpers import PASSWORD, Console, add_user, concurrent_clients, errors_in
+from tests.console_helpers import (
+    PASSWORD,
+    Console,
+    add_user,
+    another_browser,
+    concurrent_clients,
+    errors_in,
+    use_memory_stores,
+)
 from tests.factories import Tenant
 
 LINK = re.compile(r'<code id="invitation-link">http://127\.0\.0\.1:8000(/invitations/[A-Za-z0-9_-]+)</code>')
@@ -27,7 +35,9 @@ async def invite(console: Console, email: str, role: str) -> str:
 
 
 async def test_invited_new_user_creates_an_account_and_joins(
-    console: Console, owner: User, app: Litestar
+    console: Console,
+    owner: User,
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await console.login(owner.email)
     await console.get("/members")
@@ -37,7 +47,7 @@ async def test_invited_new_user_creates_an_account_and_joins(
     assert "This server sends no mail: send this link to two@org-a.example yourself." in again.text
     assert "new@org-a.example as member" in (await console.get("/members")).text
 
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         page = await guest.get(path)
         assert "Join Org A" in page.text and "Create account and join" in page.text
@@ -54,14 +64,14 @@ async def test_existing_account_joins_with_its_own_password(
     owner: User,
     tenant: Tenant,
     other_tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     elsewhere = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
     await console.login(owner.email)
     await console.get("/members")
     path = await invite(console, elsewhere.email, "admin")
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         await guest.get(path)
         wrong = await guest.post(path, {"password": "not my password"})
@@ -97,11 +107,11 @@ async def test_removed_member_is_signed_out_at_once(
     console: Console,
     owner: User,
     tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await add_user(session_maker, tenant.org_id, "m@org-a.example", "member")
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         member = Console(other)
         await member.login("m@org-a.example")
         assert (await member.get("/projects")).status_code == 200
@@ -117,14 +127,14 @@ async def test_password_guesses_through_an_invitation_are_throttled(
     console: Console,
     owner: User,
     other_tenant: Tenant,
-    app: Litestar,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     elsewhere = await add_user(session_maker, other_tenant.org_id, "b@org-b.example", "owner")
     await console.login(owner.email)
     await console.get("/members")
     path = await invite(console, elsewhere.email, "member")
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         await guest.get(path)
         for _ in range(5):
@@ -135,12 +145,12 @@ async def test_password_guesses_through_an_invitation_are_throttled(
 
 
 async def test_two_owners_demoting_each_other_at_once_keep_an_owner(
-    console: Console,
     owner: User,
     app: Litestar,
     tenant: Tenant,
     session_maker: async_sessionmaker[AsyncSession],
 ) -> None:
+    use_memory_stores(app)
     second = await add_user(session_maker, tenant.org_id, "second@org-a.example", "owner")
     async with unit_of_work(session_maker) as session:
         by_user = {

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import Invitation, User
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
-from tests.console_helpers import Console, add_user
+from tests.console_helpers import Console, add_user, another_browser
 from tests.factories import Tenant
 from tests.mail_server import Inbox, inbox_fixture, link_in, mailing_settings, text_of
 
@@ -38,7 +38,10 @@ async def invitation_id(session_maker: async_sessionmaker[AsyncSession], email: 
 
 
 async def test_the_invitation_is_mailed_with_the_link_shown_to_copy(
-    app: Litestar, console: Console, owner: User, inbox: Inbox
+    console: Console,
+    owner: User,
+    inbox: Inbox,
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await console.login(owner.email)
     await console.get("/members")
@@ -50,17 +53,17 @@ async def test_the_invitation_is_mailed_with_the_link_shown_to_copy(
     assert "join Org A on Hearken as admin" in text_of(mail) and "7 days" in text_of(mail)
     link = link_in(mail, "/invitations/")
     assert link.startswith(shown_link(page) + ".")
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         assert "Join Org A" in (await guest.get(urlsplit(link).path)).text
 
 
 async def test_resending_draws_a_new_link_for_another_seven_days(
-    app: Litestar,
     console: Console,
     owner: User,
     inbox: Inbox,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await console.login(owner.email)
     await console.get("/members")
@@ -71,7 +74,7 @@ async def test_resending_draws_a_new_link_for_another_seven_days(
         await session.commit()
     listing = (await console.get("/members")).text
     assert "late@org-a.example as member, <strong>expired</strong>" in listing
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         assert (await Console(other).get(urlsplit(link_in(first, "/invitations/")).path)).status_code == 404
 
     invitation = await invitation_id(session_maker, "late@org-a.example")
@@ -82,7 +85,7 @@ async def test_resending_draws_a_new_link_for_another_seven_days(
     async with unit_of_work(session_maker) as session:
         record = await session.get_one(Invitation, invitation)
         assert timedelta(days=6, hours=23) < record.expires_at - utc_now() <= timedelta(days=7)
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         assert (await guest.get(urlsplit(link_in(first, "/invitations/")).path)).status_code == 404
         new_path = urlsplit(link_in(second, "/invitations/")).path

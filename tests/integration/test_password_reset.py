@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import PasswordReset, User
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
-from tests.console_helpers import PASSWORD, Console, errors_in
+from tests.console_helpers import PASSWORD, Console, another_browser, errors_in
 from tests.mail_server import Inbox, inbox_fixture, link_in, mailing_settings, text_of
 
 __all__ = ["inbox_fixture", "mailing_settings"]  # fixtures: the mail server and settings that use it
@@ -46,14 +46,14 @@ async def test_the_login_page_leads_to_the_form(console: Console) -> None:
 
 
 async def test_a_reset_link_sets_the_password_once_and_ends_every_other_session(
-    app: Litestar, console: Console, owner: User, inbox: Inbox
+    app_run: AsyncTestClient[Litestar], console: Console, owner: User, inbox: Inbox
 ) -> None:
-    async with AsyncTestClient(app=app) as elsewhere_client:
-        await reset_while_signed_in_elsewhere(app, console, Console(elsewhere_client), owner, inbox)
+    async with another_browser(app_run) as elsewhere_client:
+        await reset_while_signed_in_elsewhere(app_run, console, Console(elsewhere_client), owner, inbox)
 
 
 async def reset_while_signed_in_elsewhere(
-    app: Litestar, console: Console, elsewhere: Console, owner: User, inbox: Inbox
+    app_run: AsyncTestClient[Litestar], console: Console, elsewhere: Console, owner: User, inbox: Inbox
 ) -> None:
     await elsewhere.login(owner.email)  # another browser, signed in before
     assert (await elsewhere.get("/projects", follow_redirects=False)).status_code == 200
@@ -76,7 +76,7 @@ async def reset_while_signed_in_elsewhere(
     assert (await console.get(path)).status_code == 404  # used up
     assert (await console.post(path, {"new_password": "another passphrase"})).status_code == 404
 
-    async with AsyncTestClient(app=app) as fresh_client:
+    async with another_browser(app_run) as fresh_client:
         fresh = Console(fresh_client)
         assert (await fresh.login(owner.email, PASSWORD)).status_code == 400
         assert (await fresh.login(owner.email, NEW_PASSWORD)).status_code == 303

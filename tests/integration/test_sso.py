@@ -32,7 +32,7 @@ from app.db.transactions import unit_of_work
 from tenants.members import Members
 from tenants.scope import operator_scope
 from tests.conftest import worker_sqlite
-from tests.console_helpers import Console, add_user
+from tests.console_helpers import Console, add_user, another_browser
 from tests.factories import Tenant
 from tests.identity_provider import CLIENT_ID, CLIENT_SECRET, IdentityProvider, running_provider
 from tests.sso_console import configure, errors_in, provider_url
@@ -321,11 +321,11 @@ async def test_callbacks_count_in_the_login_throttle_and_a_stale_state_is_refuse
 async def test_with_require_sso_an_invitation_joins_but_sends_the_member_to_the_provider(
     console: Console,
     owner: User,
-    app: Litestar,
     provider: IdentityProvider,
     session_maker: async_sessionmaker[AsyncSession],
     settings: Settings,
     tenant: Tenant,
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await configure(session_maker, settings, tenant, provider, require_sso=True)
     await console.login(owner.email)
@@ -334,7 +334,7 @@ async def test_with_require_sso_an_invitation_joins_but_sends_the_member_to_the_
         r'<code id="invitation-link">http://127\.0\.0\.1:8000(/invitations/[\w-]+)</code>', invited.text
     )
     assert path is not None
-    async with AsyncTestClient(app=app) as other:
+    async with another_browser(app_run) as other:
         guest = Console(other)
         await guest.get(path.group(1))
         joined = await guest.post(path.group(1), {"password": "a new long password"}, follow_redirects=False)

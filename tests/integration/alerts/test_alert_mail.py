@@ -16,7 +16,7 @@ from app.db.models import Project, User
 from app.db.transactions import unit_of_work
 from app.timestamps import utc_now
 from tests.alert_counts import count_answers
-from tests.console_helpers import Console, add_user
+from tests.console_helpers import Console, add_user, another_browser
 from tests.factories import Tenant
 from tests.mail_server import Inbox, inbox_fixture, mailing_settings, text_of
 
@@ -39,12 +39,12 @@ async def drop_and_check(session_maker: async_sessionmaker[AsyncSession], tenant
 
 
 async def test_an_opened_alert_mails_who_chose_it(
-    app: Litestar,
     console: Console,
     owner: User,
     tenant: Tenant,
     inbox: Inbox,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     await add_user(session_maker, tenant.org_id, "member@org-a.example", "member")
     await console.login("member@org-a.example")
@@ -67,7 +67,7 @@ async def test_an_opened_alert_mails_who_chose_it(
     assert f"/projects/{tenant.project_id}/alerts" in text_of(mail)
 
     path = httpx.URL(mail["List-Unsubscribe"].strip("<>")).path
-    async with AsyncTestClient(app=app) as client:
+    async with another_browser(app_run) as client:
         assert "mail about alerts in this project" in (await client.get(path)).text
         stopped = await client.post(
             path,

@@ -33,6 +33,7 @@ def settings(database_url: str, stripe_fake: FakeStripe) -> Settings:
         database_url=database_url,
         secret_key="test-secret-key-for-the-suite",
         stripe_api_url=stripe_fake.url,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 

@@ -70,6 +70,7 @@ def settings(database_url: str, fakes: Fakes) -> Settings:
         stripe_api_url=fakes.stripe.url,
         polar_api_url=fakes.polar.url,
         base_url=BASE_URL,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 

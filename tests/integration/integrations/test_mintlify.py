@@ -185,16 +185,17 @@ async def test_a_sync_stops_when_its_time_is_spent_and_the_periodic_import_finis
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A large backlog never outlasts the request: the sync answers what its time allowed (one page
-    here, its time being none) and the periodic import, due at once, brings the rest."""
+    here, its time being none) and the periodic import, due at once, brings the rest (pages of two)."""
     monkeypatch.setattr("app.api.integrations.SYNC_SECONDS", 0.0)
-    fake.add(250)
+    monkeypatch.setattr(app.integrations.mintlify_api, "PAGE_SIZE", 2)
+    fake.add(5)
     await enable(client, tenant)
-    assert (await sync(client, tenant)).json() == {"imported": 100}
+    assert (await sync(client, tenant)).json() == {"imported": 2}
     state = (await client.get(url(tenant), headers=tenant.headers)).json()
-    assert state["imported"] == 100 and state["last_error"] is None
+    assert state["imported"] == 2 and state["last_error"] is None
     await run_due_imports(session_maker, settings)  # the periodic job's look
-    assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 250
-    assert (await client.get(url(tenant), headers=tenant.headers)).json()["imported"] == 250
+    assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 5
+    assert (await client.get(url(tenant), headers=tenant.headers)).json()["imported"] == 5
     assert (await sync(client, tenant)).json() == {"imported": 0}
 
 
@@ -232,7 +233,12 @@ async def test_a_wrong_key_is_502_naming_the_upstream_status_and_kept_as_last_er
 async def test_a_429_keeps_what_earlier_pages_brought_and_the_next_sync_finishes(
     client: AsyncTestClient, tenant: Tenant, fake: FakeMintlify, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake.add(150)
+    """Pages of two, and no time limit of the sync's own (the request's deadline still holds): a loaded
+    machine took more than the sync's seconds to store a first page of a hundred, and the sync then
+    answered 200 before it asked for the page the fake refuses."""
+    monkeypatch.setattr(app.integrations.mintlify_api, "PAGE_SIZE", 2)
+    monkeypatch.setattr("app.api.integrations.SYNC_SECONDS", None)
+    fake.add(3)
     await enable(client, tenant)
     original = fake.answer
     calls = []
@@ -249,10 +255,10 @@ async def test_a_429_keeps_what_earlier_pages_brought_and_the_next_sync_finishes
     assert response.status_code == 502
     assert "429" in response.json()["details"] and "120 seconds" in response.json()["details"]
     state = (await client.get(url(tenant), headers=tenant.headers)).json()
-    assert state["imported"] == 100 and "429" in state["last_error"]
+    assert state["imported"] == 2 and "429" in state["last_error"]
     monkeypatch.setattr(fake, "answer", original)
-    assert (await sync(client, tenant)).json() == {"imported": 50}
-    assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 150
+    assert (await sync(client, tenant)).json() == {"imported": 1}
+    assert (await mintlify_feedback(client, tenant))["pagination"]["total"] == 3
 
 
 async def test_a_timeout_and_bad_json_are_upstream_errors_not_crashes(

@@ -269,6 +269,7 @@ def settings(database_url: str, fakes: Fakes) -> Settings:
         github_api_url=fakes.github.url,
         linear_api_url=fakes.linear.url,
         base_url=BASE_URL,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 

@@ -23,7 +23,7 @@ from app.db.models import AttachmentUsage, FeedbackAttachment, FeedbackItem, Use
 from app.db.transactions import unit_of_work
 from app.services.retention import apply_retention
 from app.timestamps import utc_now
-from tests.console_helpers import Console, add_user
+from tests.console_helpers import Console, add_user, another_browser
 from tests.counter_recount import assert_attachment_usage_matches_rows
 from tests.factories import Tenant
 from tests.images import jpeg_with_gps, png, webp
@@ -41,6 +41,7 @@ def settings(database_url: str) -> Settings:
         secret_key="test-secret-key-for-the-suite",
         embeddings="off",
         attachment_quota_bytes=QUOTA_BYTES,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 
@@ -239,13 +240,13 @@ async def test_exports_name_each_image_by_its_address(
 
 
 async def test_the_console_shows_thumbnails_and_the_full_image_to_members_only(
-    app: Litestar,
     client: AsyncTestClient[Litestar],
     console: Console,
     owner: User,
     tenant: Tenant,
     other_tenant: Tenant,
     session_maker: async_sessionmaker[AsyncSession],
+    app_run: AsyncTestClient[Litestar],
 ) -> None:
     assert (await submit(client, tenant, images(("a.png", png())))).status_code == 200
     item = await only_item(client, tenant)
@@ -261,7 +262,7 @@ async def test_the_console_shows_thumbnails_and_the_full_image_to_members_only(
     assert served.headers["x-content-type-options"] == "nosniff"
     assert "sandbox" in served.headers["content-security-policy"]
     await add_user(session_maker, other_tenant.org_id, "stranger@org-b.example", "owner")
-    async with AsyncTestClient(app=app) as other_client:
+    async with another_browser(app_run) as other_client:
         stranger = Console(other_client)
         await stranger.login("stranger@org-b.example")
         assert (await stranger.get(image_url)).status_code == 404

@@ -25,6 +25,7 @@ def settings(database_url: str) -> Settings:
         secret_key="test-secret-key-for-the-suite",
         webhook_retry_schedule=QUICK_RETRIES,
         outbox_poll_seconds=0.05,
+        periodic_jobs=False,  # as the suite's settings: a test runs the job it needs itself
     )
 
 
