@@ -34,6 +34,7 @@ from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 from app.surveys.active_list import ActiveSurveyLists
 from app.surveys.intake import SurveyIntake
+from app.surveys.unlocked_batches import unlocked_batches
 from tenants.token_directory import TokenDirectory
 
 
@@ -63,7 +64,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     redis_outage = RedisOutage()
     generation = cache_generation(settings, redis, redis_outage)
     ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
-    survey_intake = SurveyIntake(app.state.session_maker)
+    survey_intake = SurveyIntake(app.state.session_maker, unlocked_batches(settings))
     routing = _read_routing(settings, engine, redis, redis_outage)
     bus = live_bus(settings, engine)
     await bus.start()

@@ -2,8 +2,8 @@
 
 Code outside this package imports only from here. The public endpoints use Ingest (entry.py); the API
 stores ratings with add_ratings; every writer builds its rows from rating_rows.py. The survey intake
-(app/surveys/intake.py) batches responses with the same Coalescer, GroupCommit and, on SQLite,
-DriverStatement.
+(app/surveys/intake.py) batches responses with the same Coalescer, GroupCommit, gate and writers'
+connections (SqliteWriter, AutocommitWriter) and, on SQLite, DriverStatement.
 """
 
 from app.ingest.client_addresses import client_address, client_network
@@ -13,6 +13,7 @@ from app.ingest.entry import Ingest, build_ingest
 from app.ingest.gc_settings import serving_gc
 from app.ingest.group_commit import GroupCommit
 from app.ingest.origins import normalize_origin, normalize_origins, origin_allowed, request_origin
+from app.ingest.postgres_writer import AutocommitWriter
 from app.ingest.rating_counters import counted_reason
 from app.ingest.rating_input import DEFAULT_MAX_STARS, RatingInput, helpful_input, typed_input
 from app.ingest.rating_rows import NewRating
@@ -20,17 +21,20 @@ from app.ingest.rating_writer import add_ratings, archive_rating, delete_ratings
 from app.ingest.scope_headers import first_header
 from app.ingest.spam import MIN_HUMAN_MS, spam_reason
 from app.ingest.sqlite_batches import counter_upsert
+from app.ingest.sqlite_writer import SqliteWriter
 from app.ingest.verified_users import Submitter, submitter, verified_user
 
 __all__ = [
     "DEFAULT_MAX_STARS",
     "MIN_HUMAN_MS",
+    "AutocommitWriter",
     "Coalescer",
     "DriverStatement",
     "GroupCommit",
     "Ingest",
     "NewRating",
     "RatingInput",
+    "SqliteWriter",
     "Submitter",
     "add_ratings",
     "archive_rating",
