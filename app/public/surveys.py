@@ -19,11 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.ids import parse_uuid
 from app.db.models import Survey, SurveyStatus
 from app.errors import NotFound, error_responses
-from app.ingest import spam_reason, verified_user
+from app.ingest import spam_reason
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
 from app.request_checks import strict_body
-from app.state import active_surveys_of, ingest_of, survey_intake_of
+from app.state import active_surveys_of, ingest_of, survey_submissions_of
 from app.surveys.bodies import (
     ActiveSurveys,
     ChoiceIn,
@@ -33,7 +33,7 @@ from app.surveys.bodies import (
     SurveyResponseReceipt,
 )
 from app.surveys.definition import LANGUAGE_PATTERN, questions_of
-from app.surveys.response_writer import ResponseToStore, Submission
+from app.surveys.intake import SubmittedResponse
 
 ProjectKey = Annotated[
     UUID, Parameter(description="The project's public key, as the widget's data-project-key.")
@@ -113,23 +113,10 @@ class PublicSurveyController(Controller):
         and nothing stored before is lost. Concurrent submits are stored together in one transaction and
         each is answered once that is committed."""
         data = await strict_body(request, data)
-        project = await ingest_of(request.scope).admit(request.scope, "survey_responses", data.project_key)
-        verified = verified_user(project, data.submitted_by, data.user_signature)
+        visit = ingest_of(request.scope).visit(request.scope, "survey_responses", data.project_key)
         reason = spam_reason(data.website, data.elapsed_ms)
-        submission = Submission(
-            answers=data.answers,
-            language=data.language,
-            path=data.path,
-            completed=data.completed,
-            response_id=data.response_id,
-            submitted_by=data.submitted_by,
-            submitted_by_verified=verified,
-            spam=reason is not None,
-        )
-        item = ResponseToStore(
-            project.id, project.org_id, parse_uuid(survey_id, "survey_id"), submission, project.webhooks
-        )
-        stored = await survey_intake_of(request.scope).submit(item)
+        submitted = SubmittedResponse(survey_id, data, reason is not None)
+        stored = await survey_submissions_of(request.scope).submit(visit, submitted)
         if reason is not None:
             SPAM_SUBMISSIONS.labels("survey_responses", reason).inc()
         return SurveyResponseReceipt(response_id=str(stored.id))

@@ -302,6 +302,6 @@ async def test_a_batch_the_database_does_not_answer_is_503_at_its_deadline(
     intake = SurveyIntake(session_maker)
     project = tenant.project
     item = ResponseToStore(project.id, project.org_id, uuid7(), Submission(answers=[], language="en"))
-    outcomes = await asyncio.gather(*(intake.submit(item) for _ in range(3)), return_exceptions=True)
+    outcomes = await intake.write([item] * 3)
     await intake.close()
     assert [type(outcome) for outcome in outcomes] == [Unavailable] * 3
