@@ -40,7 +40,7 @@ from app.insights.engine import insights_engine
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
-from app.surveys.counters import Counted, CounterKey, KeyInSurvey, moved_in_survey
+from app.surveys.counters import Counted, CounterKey, KeyInSurvey
 from app.surveys.definition import Question, questions_of
 from app.surveys.service import response_counts
 from app.timestamps import utc_now
@@ -423,9 +423,7 @@ class _Batch:
             if question_id in seen:
                 raise InvalidRequest(f"answers[{at}].question_id", f"{question_id!r} is answered twice")
             seen.add(question_id)
-            given.append(
-                checked_answer(f"answers[{at}]", rules.by_id.get(question_id), question_id, answer.value)
-            )
+            given.append(checked_answer(at, rules.by_id.get(question_id), question_id, answer.value))
         response: Stored | None = None
         if submission.response_id is not None:
             response = self.amended.get(submission.response_id)
@@ -447,7 +445,10 @@ class _Batch:
             if response.submitted_by is None and submission.submitted_by is not None:
                 response.submitted_by = submission.submitted_by
                 response.submitted_by_verified = submission.submitted_by_verified
-        self.counts[item.survey_id].update(moved_in_survey(before, Counted.of(response)))
+        counts = self.counts[item.survey_id]
+        if before is not None:
+            counts.subtract(before.keys_in_survey())
+        counts.update(Counted.of(response).keys_in_survey())
         if rules.open_text:
             self._queue_texts(response, before, given)
         if completed and not was_completed and not response.spam:
