@@ -13,6 +13,7 @@ from uuid import UUID
 from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
+from litestar.response.base import ASGIResponse
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +23,7 @@ from app.errors import NotFound, error_responses
 from app.ingest import spam_reason
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
+from app.public.receipts import documented, receipt
 from app.request_checks import strict_body
 from app.state import active_surveys_of, ingest_of, survey_submissions_of
 from app.surveys.bodies import (
@@ -101,11 +103,14 @@ class PublicSurveyController(Controller):
         SURVEY_RESPONSE,
         status_code=200,
         summary="Submit answers to a survey, or add to an earlier response",
-        responses=error_responses(400, 403, 404, 413, 429),
+        responses={
+            **documented(SurveyResponseReceipt, 200, "The response is stored: its id"),
+            **error_responses(400, 403, 404, 413, 429),
+        },
     )
     async def submit_survey_response(
         self, request: Request[Any, Any, Any], survey_id: str, data: PublicSurveyResponseBody
-    ) -> SurveyResponseReceipt:
+    ) -> ASGIResponse:
         """From the survey widget; the page's origin must be allowed by the project. Answers are kept as
         given, a partial response too; a later call with the answer's `response_id` adds to that response
         (an answer to the same question replaces the earlier one). A value that does not fit its question,
@@ -119,7 +124,7 @@ class PublicSurveyController(Controller):
         stored = await survey_submissions_of(request.scope).submit(visit, submitted)
         if reason is not None:
             SPAM_SUBMISSIONS.labels("survey_responses", reason).inc()
-        return SurveyResponseReceipt(response_id=str(stored.id))
+        return receipt(SurveyResponseReceipt(response_id=str(stored.id)), 200)
 
 
 def definition_in(survey: Survey, lang: str | None) -> SurveyDefinition:
