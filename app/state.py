@@ -34,7 +34,8 @@ from app.live.streams import OpenStreams, StreamLimits
 from app.outbox.queue import OUTBOX_SIGNAL
 from app.outbox.signal import OutboxSignal
 from app.surveys.active_list import ActiveSurveyLists
-from app.surveys.intake import SurveyIntake
+from app.surveys.intake import SurveyIntake, SurveySubmissions, survey_submissions
+from app.surveys.unlocked_batches import unlocked_batches
 from tenants.token_directory import TokenDirectory
 
 SERVING = "serving_run"
@@ -75,7 +76,8 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
     redis_outage = RedisOutage()
     generation = cache_generation(settings, redis, redis_outage)
     ingest = build_ingest(settings, app.state.session_maker, generation, redis_outage)
-    survey_intake = SurveyIntake(app.state.session_maker)
+    survey_intake = SurveyIntake(app.state.session_maker, unlocked_batches(settings))
+    submissions = survey_submissions(ingest, survey_intake)
     routing = _read_routing(settings, engine, redis, redis_outage)
     bus = live_bus(settings, engine)
     await bus.start()
@@ -87,7 +89,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             "read_routing": routing,
             "token_directory": TokenDirectory(app.state.session_maker, generation),
             "ingest": ingest,
-            "survey_intake": survey_intake,
+            "survey_submissions": submissions,
             "insights": configure_insights(settings),
             "openid_client": OpenIdClient(),
             "active_surveys": ActiveSurveyLists(app.state.session_maker),
@@ -106,6 +108,7 @@ async def serving_state(app: Litestar) -> AsyncIterator[None]:
             yield
     finally:
         await bus.close()
+        await submissions.close()
         await survey_intake.close()
         await ingest.close()
         if redis is not None:
@@ -159,7 +162,7 @@ def open_streams_of(scope: Scope) -> OpenStreams:
     return streams
 
 
-def survey_intake_of(scope: Scope) -> SurveyIntake:
+def survey_submissions_of(scope: Scope) -> SurveySubmissions:
     """The worker's intake of the widget's survey responses (read from the state, as ingest_of)."""
-    intake: SurveyIntake = scope["litestar_app"].state.survey_intake
-    return intake
+    submissions: SurveySubmissions = scope["litestar_app"].state.survey_submissions
+    return submissions

@@ -19,7 +19,8 @@ from app.db.redis_connection import RedisOutage, connect_redis
 from app.errors import RateLimited
 from app.ingest.batches import rating_batches
 from app.ingest.budgets import CounterStore, MemoryCounters, RateLimiter, RedisCounters
-from app.ingest.gate import PublicGate, record_origin_decision, recorded_origin_decision
+from app.ingest.gate import PublicGate, Visit, record_origin_decision, recorded_origin_decision
+from app.ingest.gated_batches import Admitted, BatchWrite, GatedBatches, P, R, Row
 from app.ingest.group_commit import RatingGroupCommit
 from app.ingest.image_budgets import ImageBudget, MemoryByteWindows, RedisByteWindows
 from app.ingest.intake import RatingIntake
@@ -59,6 +60,17 @@ class Ingest:
         return await self._intake.submit(
             self._gate.visit(scope, endpoint, project_key), rating, user_signature
         )
+
+    def visit(self, scope: Scope, endpoint: str, project_key: UUID) -> Visit:
+        """The request as the gate judges it."""
+        return self._gate.visit(scope, endpoint, project_key)
+
+    def gated_batches(
+        self, admitted: Admitted[P, Row], write: BatchWrite[Row, R], *, max_batch: int, name: str
+    ) -> GatedBatches[P, Row, R]:
+        """Submissions of another kind (survey responses) judged by this gate and stored in batches as
+        the ratings are; the caller closes them."""
+        return GatedBatches(self._gate, admitted, write, max_batch=max_batch, name=name)
 
     async def admit(self, scope: Scope, endpoint: str, project_key: UUID) -> ProjectEntry:
         """The project a submission to `endpoint` may be stored in, or the gate's refusal raised."""

@@ -1,6 +1,6 @@
 """The PostgreSQL batch writer: a batch is a single statement on a connection of the writer's own, in
-autocommit. The rows, their counter deltas and totals travel as JSON documents that `json_to_recordset`
-turns back into rows, so a batch of any size costs one round trip and no SQL compilation.
+autocommit (postgres_writer.py). The rows, their counter deltas and totals travel as JSON documents that
+`json_to_recordset` turns back into rows, so a batch of any size costs one round trip and no SQL compilation.
 
 The statement is built once from the tables (app/db/json_records.py): the ratings' columns from
 RATING_COLUMNS, each counter upsert from `upsert_sql`, each record's fields typed as their columns are.
@@ -8,19 +8,16 @@ RATING_COLUMNS, each counter upsert from `upsert_sql`, each record's fields type
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-import psycopg
 from sqlalchemy import Table
-from sqlalchemy.engine import make_url
 
-from app.db.config import CONNECT_TIMEOUT_SECONDS, STATEMENT_TIMEOUT_MS
 from app.db.counter_upsert import counter_rows, upsert_columns
 from app.db.json_records import add_to_counters, insert_records
 from app.db.models import Rating, RatingCounter, RatingTotal
+from app.ingest.postgres_writer import AutocommitWriter
 from app.ingest.rating_counters import count_deltas, total_deltas
 from app.ingest.rating_rows import RATING_COLUMNS, NewRating, Row, new_ratings
 
@@ -55,19 +52,10 @@ def _delta_record(table: Table) -> type[msgspec.Struct]:
 _DayDelta = _delta_record(_COUNTERS)
 _TotalDelta = _delta_record(_TOTALS)
 
-WRITE_DEADLINE_SECONDS = 5.0
-"""A batch not committed by then is answered 503. PostgreSQL cancels a slow statement itself; this
-covers a server that accepted the connection and then stopped answering (frozen, unreachable)."""
-
 
 class PostgresRatingBatches:
     def __init__(self, database_url: str) -> None:
-        self._conninfo = (
-            make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
-        )
-        self._cursor: psycopg.AsyncCursor[object] | None = None
-        """On the writer's own connection; one cursor serves every batch (one less object per batch)."""
-        self._abandoned: set[asyncio.Future[None]] = set()
+        self._writer = AutocommitWriter(database_url, "rating")
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
@@ -77,39 +65,11 @@ class PostgresRatingBatches:
             "deltas": _json([_DayDelta(*row) for row in counter_rows(deltas)]),
             "totals": _json([_TotalDelta(*row) for row in counter_rows(total_deltas(deltas))]),
         }
-        writing = asyncio.ensure_future(self._execute(documents))
-        done, _ = await asyncio.wait((writing,), timeout=WRITE_DEADLINE_SECONDS)
-        if not done:
-            # Not awaited: psycopg's cancellation of a query on a frozen server takes seconds more. The
-            # task unwinds on its own and the next batch opens a new connection.
-            writing.cancel()
-            self._abandoned.add(writing)
-            writing.add_done_callback(self._abandoned.discard)
-            self._cursor = None
-            raise TimeoutError("the rating batch was not committed in time")
-        writing.result()
+        await self._writer.execute(INSERT_AND_COUNT, documents)
         return ratings
 
-    async def _execute(self, documents: dict[str, str]) -> None:
-        cursor = await self._connected()
-        await cursor.execute(INSERT_AND_COUNT, documents)
-
     async def close(self) -> None:
-        if self._cursor is not None:
-            await self._cursor.connection.close()
-            self._cursor = None
-
-    async def _connected(self) -> psycopg.AsyncCursor[object]:
-        """The writer's cursor, on a connection opened again after it broke (say, the database restarted)."""
-        if self._cursor is None or self._cursor.connection.closed:
-            connection = await psycopg.AsyncConnection.connect(
-                self._conninfo,
-                autocommit=True,
-                connect_timeout=CONNECT_TIMEOUT_SECONDS,
-                options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
-            )
-            self._cursor = connection.cursor()
-        return self._cursor
+        await self._writer.close()
 
 
 def _json(value: object) -> str:

@@ -1,35 +1,26 @@
-"""The SQLite batch writer (the default database): a batch runs whole in one thread of the writer's own,
-on a synchronous engine over the same file. That is one hop to the thread per batch, where the async
-driver would take one per statement; the statements go straight to the driver (driver_statements.py).
+"""The SQLite batch writer (the default database): a batch runs whole in one hop to a thread of the
+writer's own (sqlite_writer.py); the statements go straight to the driver (driver_statements.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
-from advanced_alchemy.config import EngineConfig
-from sqlalchemy import Table, create_engine
-from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy import Connection, Table
+from sqlalchemy.engine import Dialect
 
-from app.db.config import tune_sqlite
 from app.db.counter_upsert import counter_rows, upsert_columns, upsert_sql
 from app.db.models import Rating, RatingCounter, RatingTotal
 from app.ingest.driver_statements import DriverStatement
 from app.ingest.rating_counters import count_deltas, total_deltas
 from app.ingest.rating_rows import RATING_COLUMN_NAMES, NewRating, Row, new_ratings, rating_values
+from app.ingest.sqlite_writer import SqliteWriter
 
 
 class SqliteRatingBatches:
     def __init__(self, database_url: str) -> None:
-        # advanced-alchemy's JSON serializer, as on the application's engine: metadata is stored alike
-        self._engine = create_engine(
-            make_url(database_url).set(drivername="sqlite"), json_serializer=EngineConfig().json_serializer
-        )
-        tune_sqlite(self._engine)
-        self._thread: ThreadPoolExecutor | None = None
-        dialect = self._engine.dialect
+        self._writer = SqliteWriter(database_url, "rating-batches")
+        dialect = self._writer.dialect
         self._insert_ratings = DriverStatement(
             f"INSERT INTO {Rating.__tablename__} ({', '.join(RATING_COLUMN_NAMES)}) "
             f"VALUES ({', '.join('?' * len(RATING_COLUMN_NAMES))})",
@@ -42,25 +33,18 @@ class SqliteRatingBatches:
 
     async def write(self, batch: Sequence[Row]) -> list[NewRating]:
         ratings = new_ratings(batch)
-        if self._thread is None:  # opened again after close(), as an application restarted in-process
-            self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rating-batches")
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._write, ratings)
-        return ratings
-
-    async def close(self) -> None:
-        """Closes the connection in the thread that opened it, as sqlite3 requires."""
-        if self._thread is None:
-            return
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._engine.dispose)
-        self._thread.shutdown(wait=True)
-        self._thread = None
-
-    def _write(self, ratings: list[NewRating]) -> None:
         deltas = count_deltas(ratings, +1)
-        with self._engine.begin() as connection:
+
+        def write(connection: Connection) -> None:
             self._insert_ratings.executemany(connection, map(rating_values, ratings))
             self._counters.executemany(connection, counter_rows(deltas))
             self._totals.executemany(connection, counter_rows(total_deltas(deltas)))
+
+        await self._writer.run(write)
+        return ratings
+
+    async def close(self) -> None:
+        await self._writer.close()
 
 
 def counter_upsert(table: Table, dialect: Dialect) -> DriverStatement:

@@ -13,17 +13,19 @@ from uuid import UUID
 from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
+from litestar.response.base import ASGIResponse
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.ids import parse_uuid
 from app.db.models import Survey, SurveyStatus
 from app.errors import NotFound, error_responses
-from app.ingest import spam_reason, verified_user
+from app.ingest import spam_reason
 from app.operations.metrics import SPAM_SUBMISSIONS
 from app.public.paths import ACTIVE_SURVEYS, SURVEY_DEFINITION, SURVEY_RESPONSE
+from app.public.receipts import documented, receipt
 from app.request_checks import strict_body
-from app.state import active_surveys_of, ingest_of, survey_intake_of
+from app.state import active_surveys_of, ingest_of, survey_submissions_of
 from app.surveys.bodies import (
     ActiveSurveys,
     ChoiceIn,
@@ -33,7 +35,7 @@ from app.surveys.bodies import (
     SurveyResponseReceipt,
 )
 from app.surveys.definition import LANGUAGE_PATTERN, questions_of
-from app.surveys.response_writer import ResponseToStore, Submission
+from app.surveys.intake import SubmittedResponse
 
 ProjectKey = Annotated[
     UUID, Parameter(description="The project's public key, as the widget's data-project-key.")
@@ -101,11 +103,14 @@ class PublicSurveyController(Controller):
         SURVEY_RESPONSE,
         status_code=200,
         summary="Submit answers to a survey, or add to an earlier response",
-        responses=error_responses(400, 403, 404, 413, 429),
+        responses={
+            **documented(SurveyResponseReceipt, 200, "The response is stored: its id"),
+            **error_responses(400, 403, 404, 413, 429),
+        },
     )
     async def submit_survey_response(
         self, request: Request[Any, Any, Any], survey_id: str, data: PublicSurveyResponseBody
-    ) -> SurveyResponseReceipt:
+    ) -> ASGIResponse:
         """From the survey widget; the page's origin must be allowed by the project. Answers are kept as
         given, a partial response too; a later call with the answer's `response_id` adds to that response
         (an answer to the same question replaces the earlier one). A value that does not fit its question,
@@ -113,26 +118,13 @@ class PublicSurveyController(Controller):
         and nothing stored before is lost. Concurrent submits are stored together in one transaction and
         each is answered once that is committed."""
         data = await strict_body(request, data)
-        project = await ingest_of(request.scope).admit(request.scope, "survey_responses", data.project_key)
-        verified = verified_user(project, data.submitted_by, data.user_signature)
+        visit = ingest_of(request.scope).visit(request.scope, "survey_responses", data.project_key)
         reason = spam_reason(data.website, data.elapsed_ms)
-        submission = Submission(
-            answers=data.answers,
-            language=data.language,
-            path=data.path,
-            completed=data.completed,
-            response_id=data.response_id,
-            submitted_by=data.submitted_by,
-            submitted_by_verified=verified,
-            spam=reason is not None,
-        )
-        item = ResponseToStore(
-            project.id, project.org_id, parse_uuid(survey_id, "survey_id"), submission, project.webhooks
-        )
-        stored = await survey_intake_of(request.scope).submit(item)
+        submitted = SubmittedResponse(survey_id, data, reason is not None)
+        stored = await survey_submissions_of(request.scope).submit(visit, submitted)
         if reason is not None:
             SPAM_SUBMISSIONS.labels("survey_responses", reason).inc()
-        return SurveyResponseReceipt(response_id=str(stored.id))
+        return receipt(SurveyResponseReceipt(response_id=str(stored.id)), 200)
 
 
 def definition_in(survey: Survey, lang: str | None) -> SurveyDefinition:

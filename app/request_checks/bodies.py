@@ -13,6 +13,7 @@ from litestar import Request
 from litestar.enums import RequestEncodingType
 from litestar.handlers import BaseRouteHandler
 from litestar.params import BodyKwarg
+from litestar.utils.scope.state import ScopeState
 
 from app.errors import UnsupportedMediaType
 from app.ingest import first_header
@@ -63,6 +64,10 @@ async def check_request_body(request: Request[Any, Any, Any]) -> None:
         strict = refuse_lax_values(body, body_type)
         if strict is not None:
             scope[STRICT_READING] = strict  # type: ignore[literal-required]
+            # Litestar reads the handler's `data` from its cached JSON: given the strict reading (a value
+            # of the body type, which its conversion passes through), it neither decodes nor converts the
+            # body again.
+            ScopeState.from_scope(scope).json = strict[1]
     elif content_type is not None and media_type(content_type) in FORM_MEDIA_TYPES:
         refuse_nul_in_form(await request.form())
 

@@ -5,8 +5,10 @@ must be a boolean and a number a number. A number without a fraction (`4.0`) is 
 Schema and the OpenAPI document read it. The rating handlers keep declaring their body type (so Litestar
 documents it and reports most mistakes), and take the strict reading with `strict_body`: the
 before-request check has already made it once for the declared body type and kept it in the scope, so
-the hot rating paths decode each body strictly once: with a typed decoder when the body is right as sent,
-through a generic reading only when it is not (a whole number written `4.0`, a mistake to word).
+the hot public paths decode each body strictly once: with a typed decoder when the body is right as sent,
+through a generic reading only when it is not (a whole number written `4.0`, a mistake to word). Litestar
+is handed the same reading for the handler's `data` (check_request_body), so it does not decode the body
+a second time either.
 """
 
 from __future__ import annotations

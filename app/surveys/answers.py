@@ -16,13 +16,13 @@ from app.surveys.definition import CHOICE_TYPES, END, Question
 OPEN_TEXT_MAX_LENGTH = 5000
 
 
-def checked_answer(field: str, question: Question | None, question_id: str, value: Any) -> dict[str, Any]:
-    """The answer as stored, or 400 naming the field and the question."""
+def checked_answer(at: int, question: Question | None, question_id: str, value: Any) -> dict[str, Any]:
+    """The answer `answers[at]` as stored, or 400 naming that field and the question."""
     if question is None:
-        raise InvalidRequest(f"{field}.question_id", f"no question {question_id!r} in this survey")
+        raise InvalidRequest(f"answers[{at}].question_id", f"no question {question_id!r} in this survey")
     problem = value_problem(question, value)
     if problem is not None:
-        raise InvalidRequest(f"{field}.value", f"question {question.id!r} {problem}")
+        raise InvalidRequest(f"answers[{at}].value", f"question {question.id!r} {problem}")
     return {"question_id": question.id, "type": question.type, "value": value}
 
 
@@ -79,7 +79,7 @@ def missing_required(questions: Sequence[Question], answers: Sequence[dict[str, 
     """The first required question on the respondent's path that has no answer. The path follows the
     skip logic from the answers given: a question skipped over is not missing."""
     given = {answer["question_id"]: answer["value"] for answer in answers}
-    order = {question.id: at for at, question in enumerate(questions)}
+    order: dict[str, int] | None = None  # each question's place, made once skip logic names one
     at = 0
     while at < len(questions):
         question = questions[at]
@@ -91,7 +91,12 @@ def missing_required(questions: Sequence[Question], answers: Sequence[dict[str, 
         goto = next_after(question, given[question.id])
         if goto == END:
             return None
-        at = order.get(goto, at + 1) if goto is not None else at + 1
+        if goto is None:
+            at += 1
+            continue
+        if order is None:
+            order = {question.id: place for place, question in enumerate(questions)}
+        at = order.get(goto, at + 1)
     return None
 
 

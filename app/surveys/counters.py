@@ -90,14 +90,6 @@ def deltas(before: Iterable[Counted], after: Iterable[Counted]) -> Counter[Count
     return moved
 
 
-def moved_in_survey(before: Counted | None, after: Counted) -> Counter[KeyInSurvey]:
-    """deltas() of one response of one survey, keyed within the survey."""
-    moved: Counter[KeyInSurvey] = Counter(after.keys_in_survey())
-    if before is not None:
-        moved.subtract(before.keys_in_survey())
-    return moved
-
-
 async def move_counts(session: AsyncSession, before: Iterable[Counted], after: Iterable[Counted]) -> None:
     """Apply the change in the caller's transaction (its response rows are already locked)."""
     await add_to_counters(session, SurveyCounter.__table__, deltas(before, after))

@@ -36,10 +36,11 @@ from app.db.models import Survey, SurveyCounter, SurveyResponse, SurveyStatus
 from app.db.row_locks import lock_rows
 from app.errors import ApiError, Forbidden, InvalidRequest, NotFound
 from app.ingest import DriverStatement, counter_upsert
+from app.insights.engine import insights_engine
 from app.surveys.answer_themes import queue_answer_vectors
 from app.surveys.answers import checked_answer, merged, missing_required
 from app.surveys.bodies import AnswerIn, SurveyResponseOut
-from app.surveys.counters import Counted, CounterKey, KeyInSurvey, moved_in_survey
+from app.surveys.counters import Counted, CounterKey, KeyInSurvey
 from app.surveys.definition import Question, questions_of
 from app.surveys.service import response_counts
 from app.timestamps import utc_now
@@ -116,30 +117,30 @@ def _columns() -> tuple[str, ...]:
     return columns
 
 
-_COLUMNS = _columns()
-_values = attrgetter(*_COLUMNS)
-"""A StoredResponse's values in the order of _COLUMNS (attrgetter builds the tuple in C)."""
+RESPONSE_COLUMNS = _columns()
+_values = attrgetter(*RESPONSE_COLUMNS)
+"""A StoredResponse's values in the order of RESPONSE_COLUMNS (attrgetter builds the tuple in C)."""
 
 
-class _SqliteStatements(NamedTuple):
+class SqliteStatements(NamedTuple):
     insert: DriverStatement
     counters: DriverStatement
 
 
-_SQLITE_STATEMENTS: dict[type[Dialect], _SqliteStatements] = {}
+_SQLITE_STATEMENTS: dict[type[Dialect], SqliteStatements] = {}
 
 
-def _sqlite_statements(dialect: Dialect) -> _SqliteStatements:
+def sqlite_statements(dialect: Dialect) -> SqliteStatements:
     """SQLite: the new responses of a batch and its counter deltas written by the driver itself, each
     value through its column's bind processor (as the ORM stores it) without SQLAlchemy's per-row work,
     as the rating batches are. One pair per kind of dialect (an engine's dialect object is not kept: the
     tests make many engines)."""
     found = _SQLITE_STATEMENTS.get(type(dialect))
     if found is None:
-        columns, marks = ", ".join(_COLUMNS), ", ".join("?" * len(_COLUMNS))
+        columns, marks = ", ".join(RESPONSE_COLUMNS), ", ".join("?" * len(RESPONSE_COLUMNS))
         sql = f"INSERT INTO {_RESPONSES.name} ({columns}) VALUES ({marks})"
-        found = _SQLITE_STATEMENTS[type(dialect)] = _SqliteStatements(
-            DriverStatement(sql, _RESPONSES, _COLUMNS, dialect),
+        found = _SQLITE_STATEMENTS[type(dialect)] = SqliteStatements(
+            DriverStatement(sql, _RESPONSES, RESPONSE_COLUMNS, dialect),
             counter_upsert(SurveyCounter.__table__, dialect),  # type: ignore[arg-type]
         )
     return found
@@ -148,7 +149,7 @@ def _sqlite_statements(dialect: Dialect) -> _SqliteStatements:
 _COUNTERS: Table = SurveyCounter.__table__  # type: ignore[assignment]
 _COUNTER_COLUMNS = upsert_columns(_COUNTERS)
 INSERT_AND_COUNT = f"""
-WITH stored AS ({insert_records(_RESPONSES, {column: column for column in _COLUMNS}, "responses")})
+WITH stored AS ({insert_records(_RESPONSES, {column: column for column in RESPONSE_COLUMNS}, "responses")})
 {json_add_to_counters(_COUNTERS, "deltas")}
 """
 """PostgreSQL: a batch's new responses (StoredResponses, by field name) and its counter deltas (in key
@@ -163,6 +164,10 @@ async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore
     amended = await _locked_responses(session, ids)
     capped = [s.id for s in surveys.values() if s.max_responses is not None and s.status == ACTIVE]
     rules = {survey_id: _Rules(survey, *definitions[survey_id]) for survey_id, survey in surveys.items()}
+    for survey_id in {item.survey_id for item in items} - surveys.keys():
+        _UNLOCKED.pop(survey_id, None)
+    for survey_rules in rules.values():
+        _note_unlocked(survey_rules)
     batch = _Batch(rules, amended, await response_counts(session, capped, "completed"))
     results = [batch.take(item) for item in items]
     await batch.write(session)
@@ -294,6 +299,87 @@ async def _definitions(session: AsyncSession, surveys: Iterable[SurveyState]) ->
     return found
 
 
+class SurveyVersion(NamedTuple):
+    """A survey's state as a batch without locks is checked against (a SurveyState)."""
+
+    id: UUID
+    project_id: UUID
+    status: str
+    max_responses: int | None
+    updated_at: datetime
+
+
+_UNLOCKED: dict[UUID, _Rules] = {}
+"""This worker's rules of the surveys that take new responses without locks (active, no max_responses),
+as the last batch that locked them read them: its SurveyVersion and compiled definition."""
+
+
+def _note_unlocked(rules: _Rules) -> None:
+    survey = rules.survey
+    if survey.status != ACTIVE or survey.max_responses is not None:
+        _UNLOCKED.pop(survey.id, None)
+        return
+    if len(_UNLOCKED) >= MAX_DEFINITIONS and survey.id not in _UNLOCKED:
+        _UNLOCKED.clear()
+    version = SurveyVersion(survey.id, survey.project_id, survey.status, None, survey.updated_at)
+    _UNLOCKED[survey.id] = rules._replace(survey=version)
+
+
+def forget_unlocked(survey_ids: Iterable[UUID]) -> None:
+    """These surveys changed since this worker read them: their next batch takes the locks."""
+    for survey_id in survey_ids:
+        _UNLOCKED.pop(survey_id, None)
+
+
+def takes_unlocked(item: ResponseToStore) -> bool:
+    """Whether the submission can be checked against this worker's copy of its survey and stored
+    without locks: a new response (no response_id) to a survey known to be active without
+    max_responses, that announces nothing (no webhook endpoint wants it) and gives no open-text answer
+    to embed. Anything else takes the locking path."""
+    rules = _UNLOCKED.get(item.survey_id)
+    submission = item.submission
+    if rules is None or submission.response_id is not None:
+        return False
+    if submission.completed and not submission.spam and _announced(item):
+        return False
+    if rules.open_text and not submission.spam and insights_engine().enabled:
+        by_id = rules.by_id
+        for answer in submission.answers:
+            question = by_id.get(answer.question_id)
+            if question is not None and question.type == "open_text":
+                return False
+    return True
+
+
+class UnlockedBatch(NamedTuple):
+    """Submissions judged against this worker's copies of their surveys: stored only if every survey
+    is still at `versions` when they are written, each result then stands; else all go the locking way."""
+
+    results: list[Stored | ApiError]
+    new: list[StoredResponse]
+    deltas: dict[CounterKey, int]
+    versions: dict[UUID, datetime]
+    """Each survey judged against, and its updated_at as this worker knows it."""
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        """The new responses' values in the order of RESPONSE_COLUMNS."""
+        return [_values(response) for response in self.new]
+
+
+def judge_unlocked(items: Sequence[ResponseToStore]) -> UnlockedBatch | None:
+    """`items`, each taking takes_unlocked, judged in order against this worker's copies of their
+    surveys, by the same rules as a locking batch; None when a copy went meanwhile (a request's locking
+    write found its survey changed)."""
+    found = {item.survey_id: _UNLOCKED.get(item.survey_id) for item in items}
+    rules = {survey_id: survey_rules for survey_id, survey_rules in found.items() if survey_rules is not None}
+    if len(rules) < len(found):
+        return None
+    batch = _Batch(rules, {}, {})
+    results = [batch.take(item) for item in items]
+    versions = {survey_id: survey_rules.survey.updated_at for survey_id, survey_rules in rules.items()}
+    return UnlockedBatch(results, batch.new, batch.deltas(), versions)
+
+
 class _Batch:
     """What the batch's accepted submissions change, gathered in order and written at once."""
 
@@ -337,9 +423,7 @@ class _Batch:
             if question_id in seen:
                 raise InvalidRequest(f"answers[{at}].question_id", f"{question_id!r} is answered twice")
             seen.add(question_id)
-            given.append(
-                checked_answer(f"answers[{at}]", rules.by_id.get(question_id), question_id, answer.value)
-            )
+            given.append(checked_answer(at, rules.by_id.get(question_id), question_id, answer.value))
         response: Stored | None = None
         if submission.response_id is not None:
             response = self.amended.get(submission.response_id)
@@ -361,7 +445,10 @@ class _Batch:
             if response.submitted_by is None and submission.submitted_by is not None:
                 response.submitted_by = submission.submitted_by
                 response.submitted_by_verified = submission.submitted_by_verified
-        self.counts[item.survey_id].update(moved_in_survey(before, Counted.of(response)))
+        counts = self.counts[item.survey_id]
+        if before is not None:
+            counts.subtract(before.keys_in_survey())
+        counts.update(Counted.of(response).keys_in_survey())
         if rules.open_text:
             self._queue_texts(response, before, given)
         if completed and not was_completed and not response.spam:
@@ -414,16 +501,16 @@ class _Batch:
             if self.completed[survey.id] >= survey.max_responses:
                 survey.status = SurveyStatus.COMPLETED.value
 
-    def _deltas(self) -> dict[CounterKey, int]:
+    def deltas(self) -> dict[CounterKey, int]:
         return {(survey_id, *key): n for survey_id, moved in self.counts.items() for key, n in moved.items()}
 
     async def write(self, session: AsyncSession) -> None:
         await session.flush()  # the amended responses and the completed surveys
         dialect = session.get_bind().dialect
         if dialect.name == "sqlite":
-            statements = _sqlite_statements(dialect)
+            statements = sqlite_statements(dialect)
             rows = [_values(response) for response in self.new]
-            deltas = counter_rows(self._deltas())
+            deltas = counter_rows(self.deltas())
 
             def write_sqlite(sync: Session) -> None:  # one hop to the driver's thread for both
                 statements.insert.executemany(sync.connection(), rows)
@@ -431,8 +518,7 @@ class _Batch:
 
             await session.run_sync(write_sqlite)
         elif self.new or self.counts:
-            deltas = [dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(self._deltas())]
-            documents = {"responses": _json(self.new), "deltas": _json(deltas)}
+            documents = {"responses": json_document(self.new), "deltas": delta_document(self.deltas())}
             connection = await session.connection()
             await connection.exec_driver_sql(INSERT_AND_COUNT, documents)
         for response, texts in self.texts:
@@ -451,5 +537,10 @@ def _announced(item: ResponseToStore) -> bool:
     )
 
 
-def _json(value: object) -> str:
+def json_document(value: object) -> str:
     return msgspec.json.encode(value).decode()
+
+
+def delta_document(deltas: dict[CounterKey, int]) -> str:
+    """PostgreSQL: counter deltas as the document INSERT_AND_COUNT reads, in key order."""
+    return json_document([dict(zip(_COUNTER_COLUMNS, row, strict=True)) for row in counter_rows(deltas)])

@@ -74,7 +74,7 @@ async def test_after_its_connection_is_lost_the_writer_reconnects(postgres_url: 
     writer = RatingGroupCommit(batches)
     row = (tenant.project.id, helpful(True))
     assert isinstance((await writer.write([row]))[0], NewRating)
-    pid = batches._cursor.connection.info.backend_pid  # type: ignore[union-attr]
+    pid = batches._writer._cursor.connection.info.backend_pid  # type: ignore[union-attr]
     libpq = postgres_url.replace("postgresql+psycopg://", "postgresql://")
     async with await psycopg.AsyncConnection.connect(libpq, autocommit=True) as admin:
         await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))

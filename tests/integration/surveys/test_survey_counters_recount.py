@@ -18,17 +18,20 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.config import Settings
 from app.db.models import Survey, SurveyResponse
 from app.db.transactions import unit_of_work
 from app.errors import InvalidRequest
+from app.ingest import Coalescer
 from app.surveys import response_writer
 from app.surveys.bodies import AnswerIn, SurveyCreateBody
 from app.surveys.forgetting import forget_responses
 from app.surveys.intake import SurveyIntake
-from app.surveys.response_writer import ResponseToStore
+from app.surveys.response_writer import ResponseToStore, Stored
 from app.surveys.responses import Submission, SurveyResponses
 from app.surveys.results import survey_results
 from app.surveys.service import Surveys
+from app.surveys.unlocked_batches import unlocked_batches
 from tenants.scope import operator_scope, widget_scope
 from tests.counter_recount import assert_survey_counters_match_rows
 from tests.factories import Tenant
@@ -56,12 +59,16 @@ def random_answers(rng: random.Random) -> list[AnswerIn]:
     return [AnswerIn(question_id=q, value=random_value(rng, q)) for q in chosen]
 
 
+Batched = Coalescer[ResponseToStore, Stored]
+"""Submits batched as the widget's are (the intake's writer under a Coalescer, as the gate runs it)."""
+
+
 async def write(
     session_maker: async_sessionmaker[AsyncSession],
     tenant: Tenant,
     survey_id: UUID,
     submission: Submission,
-    intake: SurveyIntake | None = None,
+    intake: Batched | None = None,
 ) -> UUID | None:
     """The stored response's id, or None when it was refused; through `intake` when given."""
     try:
@@ -118,6 +125,7 @@ def recount(
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_counters_and_results_match_a_recount_after_random_writes(
     tenant: Tenant,
+    settings: Settings,
     session_maker: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
     seed: int,
@@ -129,7 +137,8 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
         ).create(msgspec.convert(every_type(), SurveyCreateBody))
         await session.commit()
     ids: list[UUID] = []
-    intake = SurveyIntake(session_maker)
+    writer = SurveyIntake(session_maker, unlocked_batches(settings))
+    intake: Batched = Coalescer(writer.write, name="test-survey-intake")
     for _round in range(12):
         moment = FIRST_DAY + timedelta(days=rng.randrange(DAYS))
         monkeypatch.setattr(response_writer, "utc_now", lambda moment=moment: moment)
@@ -152,6 +161,7 @@ async def test_counters_and_results_match_a_recount_after_random_writes(
             if isinstance(stored, UUID) and stored not in ids:
                 ids.append(stored)
     await intake.close()
+    await writer.close()
     async with session_maker() as session:
         await assert_survey_counters_match_rows(session)
         rows = list(await session.scalars(select(SurveyResponse).where(SurveyResponse.spam.is_(False))))
@@ -192,7 +202,7 @@ async def test_max_responses_holds_under_concurrent_completions(
             session, operator_scope(tenant.project.org_id, "tests"), tenant.project
         ).create(msgspec.convert(every_type(max_responses=3), SurveyCreateBody))
     answer = [AnswerIn(question_id="score", value=9)]
-    intake = SurveyIntake(session_maker) if batched else None
+    intake: Batched | None = Coalescer(SurveyIntake(session_maker).write, name="test") if batched else None
     completing = Submission(answers=answer, language="en", completed=True)
     stored = await asyncio.gather(
         *(write(session_maker, tenant, survey.id, completing, intake) for _ in range(8))

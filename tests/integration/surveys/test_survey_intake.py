@@ -23,7 +23,8 @@ from app.db.models import Survey, SurveyResponse
 from app.errors import Unavailable
 from app.surveys import intake as intake_module
 from app.surveys.intake import SurveyIntake
-from app.surveys.response_writer import ResponseToStore, Submission, store_responses
+from app.surveys.response_writer import ResponseToStore, Submission, UnlockedBatch, store_responses
+from app.surveys.unlocked_batches import PostgresUnlockedBatches, SqliteUnlockedBatches
 from tests.counter_recount import assert_survey_counters_match_rows
 from tests.factories import Tenant
 from tests.integration.surveys.conftest import create_survey, every_type, submit, surveys_url
@@ -160,14 +161,88 @@ async def test_max_responses_holds_for_submits_sent_at_once(
         assert listed.json() == {"surveys": []}
 
 
+async def test_new_responses_to_a_known_survey_are_stored_without_locks_by_the_same_rules(
+    app: Litestar,
+    tenant: Tenant,
+    session_maker: async_sessionmaker[AsyncSession],
+    batches: list[int],
+) -> None:
+    """Once a worker has read a survey, its new responses are checked against that copy and written in
+    one hop: every refusal still names its field, and the counters hold exactly what was stored."""
+    async with serving(app) as client:
+        survey = await create_survey(client, tenant, every_type())
+        first = await submit(client, tenant, survey["id"], [{"question_id": "score", "value": 1}])
+        assert first.status_code == 200
+        sent = await asyncio.gather(
+            *(
+                submit(
+                    client,
+                    tenant,
+                    survey["id"],
+                    [{"question_id": "score", "value": n % 11}, {"question_id": "plan", "value": "pro"}],
+                    completed=n % 2 == 0,
+                    language="de" if n % 3 else "en",
+                )
+                for n in range(AT_ONCE)
+            ),
+            submit(client, tenant, survey["id"], [{"question_id": "plan", "value": "gold"}]),
+            submit(client, tenant, survey["id"], [{"question_id": "score", "value": 1}], language="sv"),
+            submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 4}], completed=True),
+        )
+        *accepted, choice, swedish, incomplete = sent
+        assert [r.status_code for r in accepted] == [200] * AT_ONCE
+        assert choice.json()["details"] == (
+            "answers[0].value: question 'plan' takes one of its choice ids: ['free', 'pro']"
+        )
+        assert swedish.json()["details"].startswith("language:")
+        assert (
+            incomplete.json()["details"]
+            == "answers: question 'score' is required before the response completes"
+        )
+        assert batches == [1], "the known survey's submits took the locking path"
+        rows = await stored_rows(session_maker, survey["id"])
+        assert len(rows) == AT_ONCE + 1
+        async with session_maker() as session:
+            await assert_survey_counters_match_rows(session)
+
+
+async def test_a_change_to_a_survey_reaches_the_next_submit(
+    app: Litestar, tenant: Tenant, session_maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """A worker's copy of a survey is checked by the write itself: an edit or a pause made after the
+    worker read the survey decides the next submit."""
+    async with serving(app) as client:
+        survey = await create_survey(client, tenant, every_type())
+        url = surveys_url(tenant, f"/{survey['id']}")
+        first = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 4}])
+        assert first.status_code == 200
+        ease = {"id": "ease", "type": "rating", "scale": 10, "text": {"en": "Easy?", "de": "Leicht?"}}
+        edit = {"questions": [*every_type()["questions"][:1], ease]}
+        changed = await client.patch(url, json=edit, headers=tenant.headers)
+        assert changed.status_code == 200, changed.text
+        gone = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 4}])
+        assert gone.json()["details"] == "answers[0].question_id: no question 'stars' in this survey"
+        new = await submit(client, tenant, survey["id"], [{"question_id": "ease", "value": 9}])
+        assert new.status_code == 200
+        assert (await client.patch(url, json={"status": "paused"}, headers=tenant.headers)).status_code == 200
+        paused = await submit(client, tenant, survey["id"], [{"question_id": "ease", "value": 6}])
+        assert paused.json()["details"] == "survey_id: this survey is paused: it takes no responses"
+        assert len(await stored_rows(session_maker, survey["id"])) == 2
+        async with session_maker() as session:
+            await assert_survey_counters_match_rows(session)
+
+
+@pytest.mark.parametrize("known", [False, True], ids=["locking", "unlocked"])
 async def test_a_response_that_cannot_be_stored_fails_alone(
     app: Litestar,
     tenant: Tenant,
     session_maker: async_sessionmaker[AsyncSession],
     monkeypatch: pytest.MonkeyPatch,
+    known: bool,
 ) -> None:
     """A batch the database refuses is written again response by response: the others are stored and
-    acknowledged, the bad one alone is answered 503, and the counters hold only what was stored."""
+    acknowledged, the bad one alone is answered 503, and the counters hold only what was stored. So on
+    either path: the locking one, and the one a survey the worker knows takes."""
 
     async def refusing(session: AsyncSession, items: Sequence[ResponseToStore]) -> Any:
         results = await store_responses(session, items)
@@ -175,9 +250,22 @@ async def test_a_response_that_cannot_be_stored_fails_alone(
             raise RuntimeError("the database refused a row of this batch")
         return results
 
+    def refusing_unlocked(write: Any) -> Any:
+        async def written(self: Any, batch: UnlockedBatch) -> bool:
+            if any(response.path == "/refused" for response in batch.new):
+                raise RuntimeError("the database refused a row of this batch")
+            return bool(await write(self, batch))
+
+        return written
+
     monkeypatch.setattr(intake_module, "store_responses", refusing)
+    for writer in (SqliteUnlockedBatches, PostgresUnlockedBatches):
+        monkeypatch.setattr(writer, "write", refusing_unlocked(writer.write))
     async with serving(app) as client:
         survey = await create_survey(client, tenant, every_type())
+        if known:
+            first = await submit(client, tenant, survey["id"], [{"question_id": "stars", "value": 1}])
+            assert first.status_code == 200
         sent = await asyncio.gather(
             *(
                 submit(
@@ -192,11 +280,11 @@ async def test_a_response_that_cannot_be_stored_fails_alone(
         )
         assert [r.status_code for r in sent] == [503 if n == 7 else 200 for n in range(20)]
         rows = await stored_rows(session_maker, survey["id"])
-        assert sorted(str(row.id) for row in rows) == sorted(
+        assert sorted(str(row.id) for row in rows if row.path == "/fine") == sorted(
             r.json()["response_id"] for n, r in enumerate(sent) if n != 7
         )
         async with session_maker() as session:
-            assert await session.scalar(select(func.count()).select_from(SurveyResponse)) == 19
+            assert await session.scalar(select(func.count()).select_from(SurveyResponse)) == 19 + known
             await assert_survey_counters_match_rows(session)
 
 
@@ -214,6 +302,6 @@ async def test_a_batch_the_database_does_not_answer_is_503_at_its_deadline(
     intake = SurveyIntake(session_maker)
     project = tenant.project
     item = ResponseToStore(project.id, project.org_id, uuid7(), Submission(answers=[], language="en"))
-    outcomes = await asyncio.gather(*(intake.submit(item) for _ in range(3)), return_exceptions=True)
+    outcomes = await intake.write([item] * 3)
     await intake.close()
     assert [type(outcome) for outcome in outcomes] == [Unavailable] * 3
