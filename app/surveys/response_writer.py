@@ -163,7 +163,7 @@ async def store_responses(session: AsyncSession, items: Sequence[ResponseToStore
     ids = sorted({item.submission.response_id for item in items if item.submission.response_id})
     amended = await _locked_responses(session, ids)
     capped = [s.id for s in surveys.values() if s.max_responses is not None and s.status == ACTIVE]
-    rules = {survey_id: _Rules(survey, *definitions[survey_id]) for survey_id, survey in surveys.items()}
+    rules = {survey_id: _Rules(survey, definitions[survey_id]) for survey_id, survey in surveys.items()}
     for survey_id in {item.survey_id for item in items} - surveys.keys():
         _UNLOCKED.pop(survey_id, None)
     for survey_rules in rules.values():
@@ -244,15 +244,10 @@ class _Definition(NamedTuple):
 
 
 class _Rules(NamedTuple):
+    """A survey's state as read for a batch, with its compiled definition."""
+
     survey: SurveyState
-    project_id: UUID
-    verified_only: bool
-    languages: frozenset[str]
-    questions: list[Question]
-    by_id: dict[str, Question]
-    open_text: bool
-    name: str
-    language_list: list[str]
+    definition: _Definition
 
 
 _DEFINITIONS: dict[tuple[UUID, datetime], _Definition] = {}
@@ -342,8 +337,8 @@ def takes_unlocked(item: ResponseToStore) -> bool:
         return False
     if submission.completed and not submission.spam and _announced(item):
         return False
-    if rules.open_text and not submission.spam and insights_engine().enabled:
-        by_id = rules.by_id
+    if rules.definition.open_text and not submission.spam and insights_engine().enabled:
+        by_id = rules.definition.by_id
         for answer in submission.answers:
             question = by_id.get(answer.question_id)
             if question is not None and question.type == "open_text":
@@ -407,15 +402,18 @@ class _Batch:
 
     def _take(self, item: ResponseToStore) -> Stored:
         rules, submission = self.rules.get(item.survey_id), item.submission
-        if rules is None or rules.project_id != item.project_id:
+        if rules is None or rules.definition.project_id != item.project_id:
             raise NotFound("survey_id: no survey with this id in this project")
+        definition = rules.definition
         survey = rules.survey
         if (status := survey.status) != ACTIVE:
             raise InvalidRequest("survey_id", f"this survey is {status}: it takes no responses")
-        if rules.verified_only and not submission.submitted_by_verified:
+        if definition.verified_only and not submission.submitted_by_verified:
             raise Forbidden("user_signature: this survey takes responses from verified users only")
-        if submission.language not in rules.languages:
-            raise InvalidRequest("language", f"is not one of the survey's languages {rules.language_list}")
+        if submission.language not in definition.languages:
+            raise InvalidRequest(
+                "language", f"is not one of the survey's languages {definition.language_list}"
+            )
         given: list[dict[str, Any]] = []
         seen: set[str] = set()
         for at, answer in enumerate(submission.answers):
@@ -423,7 +421,7 @@ class _Batch:
             if question_id in seen:
                 raise InvalidRequest(f"answers[{at}].question_id", f"{question_id!r} is answered twice")
             seen.add(question_id)
-            given.append(checked_answer(at, rules.by_id.get(question_id), question_id, answer.value))
+            given.append(checked_answer(at, definition.by_id.get(question_id), question_id, answer.value))
         response: Stored | None = None
         if submission.response_id is not None:
             response = self.amended.get(submission.response_id)
@@ -433,7 +431,7 @@ class _Batch:
         was_completed = response is not None and response.completed
         answers = merged(response.answers, given) if response else given
         completed = was_completed or submission.completed
-        if completed and (missing := missing_required(rules.questions, answers)) is not None:
+        if completed and (missing := missing_required(definition.questions, answers)) is not None:
             raise InvalidRequest(
                 "answers", f"question {missing.id!r} is required before the response completes"
             )
@@ -449,7 +447,7 @@ class _Batch:
         if before is not None:
             counts.subtract(before.keys_in_survey())
         counts.update(Counted.of(response).keys_in_survey())
-        if rules.open_text:
+        if definition.open_text:
             self._queue_texts(response, before, given)
         if completed and not was_completed and not response.spam:
             self._completes(item, rules, response)
@@ -491,7 +489,7 @@ class _Batch:
         survey = rules.survey
         if _announced(item):
             body = msgspec.to_builtins(SurveyResponseOut.of(response))  # type: ignore[arg-type]
-            about = {**body, "project_id": str(item.project_id), "survey_name": rules.name}
+            about = {**body, "project_id": str(item.project_id), "survey_name": rules.definition.name}
             self.events[item.org_id].append(survey_response_completed(item.project_id, about))
             if item.webhooks is not None:
                 self.webhooks[item.org_id] = item.webhooks
